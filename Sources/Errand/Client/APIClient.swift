@@ -1,0 +1,245 @@
+import Foundation
+
+/// Sends typed requests: builds the URL, runs the middleware chain and the transport, checks the status, decodes.
+///
+/// An `APIClient` is a value that can be shared freely between tasks and actors. Decoding runs on the cooperative
+/// pool, never on the caller's actor.
+///
+/// ```swift
+/// let client = APIClient(baseURL: URL(string: "https://www.themealdb.com/api/json/v1/1")!)
+/// let meals = try await client.send(Request<MealList>(path: "search.php", query: [QueryItem("s", "pasta")])).value
+/// ```
+public struct APIClient: Sendable {
+    /// The client's configuration.
+    public let configuration: ClientConfiguration
+
+    /// Creates a client.
+    public init(configuration: ClientConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Creates a client with the default configuration for a base URL.
+    public init(baseURL: URL) {
+        self.init(configuration: ClientConfiguration(baseURL: baseURL))
+    }
+
+    // MARK: Sending
+
+    /// Sends a request and decodes the JSON body into `Value`.
+    public func send<Value: Decodable & Sendable>(_ request: Request<Value>) async throws(ErrandError) -> Response<Value> {
+        let decoder = configuration.decoder
+        return try await exchange(request) { response throws(ErrandError) in
+            do {
+                return try decoder.decode(Value.self, from: response.body)
+            } catch {
+                throw .decoding(DecodingFailure(
+                    decoding: Value.self, error: error, body: response.body,
+                    contentType: response.headers["Content-Type"]))
+            }
+        }
+    }
+
+    /// Sends a request and returns the raw body.
+    public func send(_ request: Request<Data>) async throws(ErrandError) -> Response<Data> {
+        try await exchange(request) { response throws(ErrandError) in response.body }
+    }
+
+    /// Sends a request and returns the body as text, decoded with the charset the response names (UTF-8 by default).
+    public func send(_ request: Request<String>) async throws(ErrandError) -> Response<String> {
+        try await exchange(request) { response throws(ErrandError) in
+            let charset = Self.charset(of: response.headers["Content-Type"])
+            if charset == "iso-8859-1" || charset == "latin1" {
+                return String(decoding: response.body.map { UInt16($0) }, as: UTF16.self)
+            }
+            return String(decoding: response.body, as: UTF8.self)
+        }
+    }
+
+    /// Sends a request and ignores the body.
+    public func send(_ request: Request<Void>) async throws(ErrandError) -> Response<Void> {
+        try await exchange(request) { _ throws(ErrandError) in () }
+    }
+
+    /// Sends a request and streams the body. The status is checked before the stream is returned.
+    ///
+    /// Middleware does not take part in streaming (a stream cannot be retried or cached); observers do.
+    public func stream(_ request: Request<Data>) async throws(ErrandError) -> StreamingResponse {
+        let built = try makeTransportRequest(request)
+        let started = ContinuousClock.now
+        do {
+            let response = try await configuration.transport.stream(built)
+            guard request.acceptedStatusCodes.contains(response.status) else {
+                let excerpt = try? await Self.prefix(of: response.body, bytes: 1024)
+                throw statusError(
+                    TransportResponse(status: response.status, headers: response.headers, body: excerpt ?? Data(), url: response.url))
+            }
+            return response
+        } catch {
+            let failure = ErrandError(error)
+            report(built, status: nil, error: failure, started: started, metrics: nil, cacheStatus: .notUsed)
+            throw failure
+        }
+    }
+
+    // MARK: Building
+
+    /// Builds the transport request: URL, merged headers, body, timeouts, limits. Checks URL and header security.
+    public func makeTransportRequest<Value>(_ request: Request<Value>) throws(ErrandError) -> TransportRequest {
+        let url = try makeURL(request)
+        try URLSecurity.check(url, allowsInsecureHTTP: configuration.allowsInsecureHTTP)
+        var headers = configuration.headers.merging(request.headers)
+        var body = TransportBody.none
+        if let requestBody = request.body {
+            switch requestBody.content {
+            case .data(let data):
+                body = .data(data)
+            case .file(let file):
+                body = .file(file)
+            case .json(let encode):
+                do {
+                    body = .data(try encode(configuration.encoder))
+                } catch {
+                    throw .invalidRequest("the body could not be encoded as JSON (\(error)).")
+                }
+            }
+            if let contentType = requestBody.contentType, !headers.contains("Content-Type") {
+                headers["Content-Type"] = contentType
+            }
+        }
+        try URLSecurity.check(headers)
+        return TransportRequest(
+            method: request.method, url: url, headers: headers, body: body,
+            timeouts: Timeouts(connect: configuration.connectTimeout, total: request.timeout ?? configuration.timeout),
+            maxResponseBodySize: configuration.maxResponseBodySize, redirects: configuration.redirects,
+            options: request.options)
+    }
+
+    /// The full URL a request goes to.
+    public func makeURL<Value>(_ request: Request<Value>) throws(ErrandError) -> URL {
+        switch request.target {
+        case .path(let path):
+            return try URLBuilder.url(base: configuration.baseURL, path: path, query: request.query)
+        case .segments(let segments):
+            return try URLBuilder.url(base: configuration.baseURL, segments: segments, query: request.query)
+        case .url(let url):
+            guard !request.query.isEmpty else { return url }
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+                throw .invalidURL("\(url.absoluteString) is not a valid URL.")
+            }
+            let extra = URLBuilder.encodeQuery(request.query)
+            components.percentEncodedQuery = [components.percentEncodedQuery, extra].compactMap { $0 }.joined(separator: "&")
+            guard let result = components.url else { throw .invalidURL("\(url.absoluteString) is not a valid URL.") }
+            return result
+        }
+    }
+
+    // MARK: The exchange
+
+    private func exchange<Value: Sendable>(
+        _ request: Request<Value>, decode: (TransportResponse) throws(ErrandError) -> Value
+    ) async throws(ErrandError) -> Response<Value> {
+        let built = try makeTransportRequest(request)
+        let started = ContinuousClock.now
+        let response: TransportResponse
+        do {
+            try Task.checkCancellation()
+            response = try await chain()(built)
+        } catch {
+            throw redacted(ErrandError(error))
+        }
+        guard request.acceptedStatusCodes.contains(response.status) else {
+            throw statusError(response)
+        }
+        let value = try decode(response)
+        var metrics = response.metrics
+        metrics.total = ContinuousClock.now - started
+        return Response(
+            value: value, status: response.status, headers: response.headers, url: response.url, data: response.body,
+            metrics: metrics, cacheStatus: response.cacheStatus)
+    }
+
+    /// The middleware chain ending in the transport; the transport step reports each attempt to observers.
+    private func chain() -> Middleware.Next {
+        let transport = configuration.transport
+        let context = MiddlewareContext(observers: configuration.observers, redaction: configuration.redaction)
+        let client = self
+        return configuration.middleware.chained(context: context) { request in
+            let started = ContinuousClock.now
+            do {
+                let response = try await transport.send(request)
+                client.report(
+                    request, status: response.status, error: nil, started: started, metrics: response.metrics,
+                    cacheStatus: response.cacheStatus)
+                return response
+            } catch {
+                client.report(
+                    request, status: nil, error: ErrandError(error), started: started, metrics: nil, cacheStatus: .notUsed)
+                throw error
+            }
+        }
+    }
+
+    private func report(
+        _ request: TransportRequest, status: Int?, error: ErrandError?, started: ContinuousClock.Instant,
+        metrics: TransferMetrics?, cacheStatus: CacheStatus
+    ) {
+        guard !configuration.observers.isEmpty else { return }
+        let redaction = configuration.redaction
+        let event = ExchangeEvent(
+            method: request.method, url: redaction.redact(request.url), requestHeaders: redaction.redact(request.headers),
+            status: status, error: error.map(redacted), duration: ContinuousClock.now - started,
+            bytesReceived: metrics?.bytesReceived ?? 0, bytesSent: metrics?.bytesSent ?? 0,
+            attempt: request.options.attempt, cacheStatus: cacheStatus, metrics: metrics)
+        for observer in configuration.observers { observer.exchangeDidFinish(event) }
+    }
+
+    private func statusError(_ response: TransportResponse) -> ErrandError {
+        let url = URL(string: configuration.redaction.redact(response.url))
+        let failure = StatusFailure(status: response.status, headers: response.headers, body: response.body, url: url)
+        if response.status == 403,
+            DecodingFailure.looksLikeHTML(contentType: response.headers["Content-Type"], excerpt: failure.bodyExcerpt)
+        {
+            return .blocked(failure)
+        }
+        return .unacceptableStatus(failure)
+    }
+
+    /// Hides secrets in the URLs an error carries.
+    private func redacted(_ error: ErrandError) -> ErrandError {
+        let redaction = configuration.redaction
+        switch error {
+        case .transport(var failure):
+            failure.url = failure.url.flatMap { URL(string: redaction.redact($0)) }
+            failure.underlying = redaction.redact(text: failure.underlying)
+            return .transport(failure)
+        case .insecureURL(let url):
+            return .insecureURL(URL(string: redaction.redact(url)) ?? url)
+        case .notCached(let url):
+            return .notCached(URL(string: redaction.redact(url)) ?? url)
+        case .invalidURL(let reason):
+            return .invalidURL(redaction.redact(text: reason))
+        default:
+            return error
+        }
+    }
+
+    private static func charset(of contentType: String?) -> String? {
+        guard let contentType else { return nil }
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2, pair[0].lowercased() == "charset" {
+                return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
+            }
+        }
+        return nil
+    }
+
+    private static func prefix(of body: ByteStream, bytes: Int) async throws -> Data {
+        var data = Data()
+        for try await chunk in body {
+            data.append(chunk)
+            if data.count >= bytes { break }
+        }
+        return data.prefix(bytes)
+    }
+}

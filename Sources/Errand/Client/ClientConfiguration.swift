@@ -1,0 +1,93 @@
+import Foundation
+
+/// Everything an ``APIClient`` is configured with.
+public struct ClientConfiguration: Sendable {
+    /// The URL every request path is relative to, as `https://www.themealdb.com/api/json/v1/1`.
+    public var baseURL: URL
+    /// Headers sent with every request; a request's own headers replace same-named ones.
+    public var headers: HTTPHeaders
+    /// The decoder for JSON responses.
+    public var decoder: JSONDecoder
+    /// The encoder for JSON bodies.
+    public var encoder: JSONEncoder
+    /// The wire. Defaults to ``CurlTransport`` on Linux and ``URLSessionTransport`` on Apple platforms.
+    public var transport: any Transport
+    /// Middleware around the transport, first outermost: retry, limits, cache, auth, …
+    public var middleware: [any Middleware]
+    /// Observers of every exchange.
+    public var observers: [any ExchangeObserver]
+    /// Secrets to hide from observers and error descriptions.
+    public var redaction: Redaction
+    /// Total time a request may take, unless the request says otherwise. Default 60 seconds.
+    public var timeout: Duration?
+    /// Time allowed to connect. Default 15 seconds.
+    public var connectTimeout: Duration?
+    /// Largest response body accepted, in bytes. Default 50 MB.
+    public var maxResponseBodySize: Int
+    /// Whether plain `http` may be used to hosts that are not loopback. Default `false`.
+    public var allowsInsecureHTTP: Bool
+    /// How redirects are followed.
+    public var redirects: RedirectPolicy
+
+    /// The `User-Agent` sent by default: `Errand/<version> (<platform>)`.
+    public static let defaultUserAgent: String = {
+        #if os(Linux)
+        let platform = "Linux"
+        #elseif os(macOS)
+        let platform = "macOS"
+        #elseif os(iOS)
+        let platform = "iOS"
+        #else
+        let platform = "Swift"
+        #endif
+        return "Errand/\(Errand.version) (\(platform))"
+    }()
+
+    /// Creates a configuration with the defaults described on each property.
+    public init(
+        baseURL: URL,
+        headers: HTTPHeaders = [:],
+        decoder: JSONDecoder = JSONDecoder(),
+        encoder: JSONEncoder = JSONEncoder(),
+        transport: (any Transport)? = nil,
+        middleware: [any Middleware] = [],
+        observers: [any ExchangeObserver] = [],
+        redaction: Redaction = Redaction(),
+        timeout: Duration? = .seconds(60),
+        connectTimeout: Duration? = .seconds(15),
+        maxResponseBodySize: Int = 50_000_000,
+        allowsInsecureHTTP: Bool = false,
+        redirects: RedirectPolicy = RedirectPolicy()
+    ) {
+        self.baseURL = baseURL
+        self.headers = HTTPHeaders([
+            .init(name: "User-Agent", value: Self.defaultUserAgent), .init(name: "Accept", value: "application/json"),
+        ]).merging(headers)
+        self.decoder = decoder
+        self.encoder = encoder
+        self.transport = transport ?? Errand.defaultTransport()
+        self.middleware = middleware
+        self.observers = observers
+        self.redaction = redaction
+        self.timeout = timeout
+        self.connectTimeout = connectTimeout
+        self.maxResponseBodySize = maxResponseBodySize
+        self.allowsInsecureHTTP = allowsInsecureHTTP
+        self.redirects = redirects
+    }
+}
+
+/// Library-wide facts.
+public enum Errand {
+    /// The library's version, as sent in the default `User-Agent`.
+    public static let version = "0.1.0"
+
+    /// The transport used when a configuration names none: libcurl on Linux, URLSession on Apple platforms.
+    public static func defaultTransport() -> any Transport {
+        #if canImport(Darwin)
+        return URLSessionTransport.shared
+        #else
+        return defaultLinuxTransport()
+        #endif
+    }
+}

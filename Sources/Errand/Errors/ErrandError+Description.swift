@@ -1,0 +1,107 @@
+import Foundation
+
+extension ErrandError: LocalizedError, CustomStringConvertible, CustomDebugStringConvertible {
+    /// One sentence fit to show an end user.
+    public var errorDescription: String? { userMessage }
+
+    /// The same sentence as ``errorDescription``.
+    public var description: String { userMessage }
+
+    /// One sentence fit to show an end user: what happened, without technical detail.
+    public var userMessage: String {
+        switch self {
+        case .invalidURL:
+            return "The address of the request is not valid."
+        case .insecureURL(let url):
+            return "Refused to connect to \(url.host ?? "the server") without encryption: https is required."
+        case .invalidRequest(let reason):
+            return "The request is not valid: \(reason)"
+        case .transport(let failure):
+            switch failure.kind {
+            case .timedOut: return "The server took too long to respond."
+            case .cannotConnect: return "Could not connect to the server."
+            case .dnsFailure: return "The server's name could not be found. Check the address and your connection."
+            case .tls: return "A secure connection to the server could not be established."
+            case .connectionLost: return "The connection to the server was lost."
+            case .tooManyRedirects: return "The server redirected too many times."
+            case .insecureRedirect: return "The server redirected to an insecure address, which was refused."
+            case .badResponse: return "The server sent a response that could not be read."
+            case .other: return "The network request failed."
+            }
+        case .unacceptableStatus(let failure):
+            switch failure.status {
+            case 404: return "The server has no such resource (HTTP 404)."
+            case 401, 403: return "The server refused access (HTTP \(failure.status))."
+            case 429: return "The server is receiving too many requests; try again later (HTTP 429)."
+            case 500...599: return "The server had a problem answering (HTTP \(failure.status))."
+            default: return "The server answered with an unexpected status (HTTP \(failure.status))."
+            }
+        case .blocked:
+            return "The server blocked the request as automated traffic (HTTP 403); wait a while before trying again."
+        case .decoding(let failure):
+            return failure.isHTML
+                ? "The server sent a web page instead of the expected data."
+                : "The server's response was not in the expected format."
+        case .bodyTooLarge(let limit):
+            return "The response was larger than the limit of \(ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .binary))."
+        case .notCached(let url):
+            return "\(url.absoluteString) was not cached, and the request was limited to the cache (offline)."
+        case .cancelled:
+            return "The request was cancelled."
+        }
+    }
+
+    /// Everything a developer needs: the kind, the URL, the status, headers and body excerpt, the underlying error.
+    public var debugDescription: String {
+        switch self {
+        case .invalidURL(let reason):
+            return "ErrandError.invalidURL: \(reason)"
+        case .insecureURL(let url):
+            return "ErrandError.insecureURL: \(url.absoluteString) is plain http to a non-loopback host; "
+                + "set ClientConfiguration.allowsInsecureHTTP to allow it"
+        case .invalidRequest(let reason):
+            return "ErrandError.invalidRequest: \(reason)"
+        case .transport(let failure):
+            return "ErrandError.transport(\(failure.kind.rawValue)) for \(failure.url?.absoluteString ?? "?"): "
+                + failure.underlying
+        case .unacceptableStatus(let failure), .blocked(let failure):
+            let kind = if case .blocked = self { "blocked" } else { "unacceptableStatus" }
+            return "ErrandError.\(kind): HTTP \(failure.status) from \(failure.url?.absoluteString ?? "?")\n"
+                + failure.headers.description + "\n\n" + failure.bodyExcerpt
+        case .decoding(let failure):
+            return "ErrandError.decoding: \(failure.description) (Content-Type: \(failure.contentType ?? "none"))\n"
+                + failure.bodyExcerpt
+        case .bodyTooLarge(let limit):
+            return "ErrandError.bodyTooLarge: the body exceeded \(limit) bytes"
+        case .notCached(let url):
+            return "ErrandError.notCached: no usable cache entry for \(url.absoluteString)"
+        case .cancelled:
+            return "ErrandError.cancelled"
+        }
+    }
+
+    /// Whether this is a wire failure of the given kind.
+    public func isTransport(_ kind: TransportFailure.Kind) -> Bool {
+        if case .transport(let failure) = self { return failure.kind == kind }
+        return false
+    }
+
+    /// The HTTP status, for status failures.
+    public var status: Int? {
+        switch self {
+        case .unacceptableStatus(let failure), .blocked(let failure): return failure.status
+        default: return nil
+        }
+    }
+
+    /// Maps any error to an ``ErrandError``; cancellation becomes ``cancelled``.
+    public init(_ error: any Error) {
+        if let error = error as? ErrandError {
+            self = error
+        } else if error is CancellationError {
+            self = .cancelled
+        } else {
+            self = .transport(TransportFailure(kind: .other, underlying: String(describing: error)))
+        }
+    }
+}

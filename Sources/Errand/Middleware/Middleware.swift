@@ -1,0 +1,64 @@
+/// A step around the transport: it may change the request, answer it itself, retry it, or look at the response.
+///
+/// Middleware runs in the order it is listed in ``ClientConfiguration/middleware``: the first is outermost.
+/// Each calls `next` to pass the request on (zero, one or several times).
+///
+/// ```swift
+/// struct APIKey: Middleware {
+///     func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws -> TransportResponse {
+///         var request = request
+///         request.headers["X-API-Key"] = "…"
+///         return try await next(request)
+///     }
+/// }
+/// ```
+public protocol Middleware: Sendable {
+    /// The rest of the chain: the following middleware, then the transport.
+    typealias Next = @Sendable (TransportRequest) async throws -> TransportResponse
+
+    /// Handles one request.
+    func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws -> TransportResponse
+}
+
+/// What middleware may use besides the request: the client's observers and redaction rules.
+public struct MiddlewareContext: Sendable {
+    /// Receives exchange events.
+    public let observers: [any ExchangeObserver]
+    /// How to hide secrets in what is reported.
+    public let redaction: Redaction
+
+    /// Creates a context.
+    public init(observers: [any ExchangeObserver], redaction: Redaction) {
+        self.observers = observers
+        self.redaction = redaction
+    }
+
+    /// Sends an event to every observer.
+    public func report(_ event: ExchangeEvent) {
+        for observer in observers { observer.exchangeDidFinish(event) }
+    }
+}
+
+/// A middleware made from a closure.
+public struct ClosureMiddleware: Middleware {
+    private let body: @Sendable (TransportRequest, MiddlewareContext, Next) async throws -> TransportResponse
+
+    /// Wraps a closure with the same shape as ``Middleware/intercept(_:context:next:)``.
+    public init(_ body: @escaping @Sendable (TransportRequest, MiddlewareContext, Next) async throws -> TransportResponse) {
+        self.body = body
+    }
+
+    /// Calls the closure.
+    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws -> TransportResponse {
+        try await body(request, context, next)
+    }
+}
+
+extension Array where Element == any Middleware {
+    /// Chains the middleware around `terminal`, first element outermost.
+    func chained(context: MiddlewareContext, terminal: @escaping Middleware.Next) -> Middleware.Next {
+        reversed().reduce(terminal) { next, middleware in
+            { request in try await middleware.intercept(request, context: context, next: next) }
+        }
+    }
+}

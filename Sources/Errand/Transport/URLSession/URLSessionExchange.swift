@@ -1,0 +1,208 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The state of one URLSession transfer, shared by the awaiting task, the session delegate and the timeout timer.
+///
+/// States: created → started (continuation stored) → finished (continuation resumed once). A failure decided by us
+/// (cancelled, timed out, too large, refused redirect) is recorded first and wins over what URLSession reports next.
+final class URLSessionExchange: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<TransportResponse, any Error>?
+        var decidedFailure: ErrandError?
+        var finished = false
+        var response: HTTPURLResponse?
+        var body = Data()
+        var firstByte: Duration?
+        var redirectCount = 0
+        var timer: Task<Void, Never>?
+    }
+
+    let request: TransportRequest
+    let urlRequest: URLRequest
+    private let started = ContinuousClock.now
+    private let state = Mutex(State())
+
+    init(request: TransportRequest, urlRequest: URLRequest) {
+        self.request = request
+        self.urlRequest = urlRequest
+    }
+
+    /// Stores the continuation; returns false (after resuming it with the failure) if the exchange already failed.
+    func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) -> Bool {
+        let failure: ErrandError? = state.withLock { state in
+            if let failure = state.decidedFailure {
+                state.finished = true
+                return failure
+            }
+            state.continuation = continuation
+            return nil
+        }
+        if let failure {
+            continuation.resume(throwing: failure)
+            return false
+        }
+        return true
+    }
+
+    /// Fails the exchange after `duration` unless it finishes first; `cancel` stops the URLSession task.
+    func armTimer(after duration: Duration, cancel: @escaping @Sendable () -> Void) {
+        let timer = Task { [self] in
+            guard (try? await Task.sleep(for: duration)) != nil else { return }
+            fail(.transport(TransportFailure(
+                kind: .timedOut, url: request.url, underlying: "no complete response within \(duration)")))
+            cancel()
+        }
+        let finished = state.withLock { state in
+            state.timer = timer
+            return state.finished
+        }
+        if finished { timer.cancel() }
+    }
+
+    /// Records a failure decided by Errand; the first one wins.
+    func fail(_ failure: ErrandError) {
+        state.withLock { state in
+            if state.decidedFailure == nil && !state.finished { state.decidedFailure = failure }
+        }
+    }
+
+    /// Handles the response head; returns false when the transfer must stop (declared body too large).
+    func receive(_ response: URLResponse) -> Bool {
+        guard let http = response as? HTTPURLResponse else {
+            fail(.transport(TransportFailure(kind: .badResponse, url: request.url, underlying: "not an HTTP response")))
+            return false
+        }
+        let declared = http.expectedContentLength
+        let tooLarge = declared > Int64(request.maxResponseBodySize)
+        state.withLock { state in
+            state.response = http
+            state.firstByte = ContinuousClock.now - started
+            if declared > 0 && !tooLarge { state.body.reserveCapacity(Int(declared)) }
+        }
+        if tooLarge { fail(.bodyTooLarge(limit: request.maxResponseBodySize)) }
+        return !tooLarge
+    }
+
+    /// Appends body bytes; returns false when the limit is exceeded.
+    func receive(_ data: Data) -> Bool {
+        let limit = request.maxResponseBodySize
+        let over = state.withLock { state in
+            state.body.append(data)
+            return state.body.count > limit
+        }
+        if over { fail(.bodyTooLarge(limit: limit)) }
+        return !over
+    }
+
+    /// Decides whether to follow a redirect, and what to send there.
+    func redirect(from response: HTTPURLResponse, to proposed: URLRequest) -> URLRequest? {
+        let count = state.withLock { state in
+            state.redirectCount += 1
+            return state.redirectCount
+        }
+        let policy = request.redirects
+        guard policy.maxRedirects > 0 else { return nil }
+        guard count <= policy.maxRedirects else {
+            fail(.transport(TransportFailure(
+                kind: .tooManyRedirects, url: request.url, underlying: "more than \(policy.maxRedirects) redirects")))
+            return nil
+        }
+        guard let target = proposed.url else { return nil }
+        let fromScheme = response.url?.scheme?.lowercased() ?? request.url.scheme?.lowercased()
+        let toScheme = target.scheme?.lowercased()
+        if toScheme != "https" && !(toScheme == "http" && fromScheme == "http") {
+            fail(.transport(TransportFailure(
+                kind: .insecureRedirect, url: request.url,
+                underlying: "refused redirect from \(fromScheme ?? "?") to \(toScheme ?? "?")")))
+            return nil
+        }
+        var next = proposed
+        if (response.url?.host ?? request.url.host)?.lowercased() != target.host?.lowercased() {
+            next.setValue(nil, forHTTPHeaderField: "Authorization")
+            next.setValue(nil, forHTTPHeaderField: "Cookie")
+        }
+        if response.statusCode == 307 || response.statusCode == 308 {
+            next.httpMethod = urlRequest.httpMethod
+            next.httpBody = urlRequest.httpBody
+            if let type = urlRequest.value(forHTTPHeaderField: "Content-Type") {
+                next.setValue(type, forHTTPHeaderField: "Content-Type")
+            }
+        }
+        return next
+    }
+
+    /// Resumes the awaiting task with the outcome; later calls do nothing.
+    func complete(error: (any Error)?) {
+        let outcome: (CheckedContinuation<TransportResponse, any Error>, Result<TransportResponse, ErrandError>)? =
+            state.withLock { state in
+                guard !state.finished, let continuation = state.continuation else { return nil }
+                state.finished = true
+                state.continuation = nil
+                state.timer?.cancel()
+                if let failure = state.decidedFailure { return (continuation, .failure(failure)) }
+                if let error { return (continuation, .failure(Self.map(error, url: request.url))) }
+                guard let http = state.response else {
+                    return (continuation, .failure(.transport(TransportFailure(
+                        kind: .badResponse, url: request.url, underlying: "no response"))))
+                }
+                return (continuation, .success(makeResponse(http, state: state)))
+            }
+        guard let (continuation, result) = outcome else { return }
+        continuation.resume(with: result.mapError { $0 as any Error })
+    }
+
+    private func makeResponse(_ http: HTTPURLResponse, state: State) -> TransportResponse {
+        var headers = HTTPHeaders()
+        for (name, value) in http.allHeaderFields {
+            headers.add(name: "\(name)", value: "\(value)")
+        }
+        let sent: Int
+        switch request.body {
+        case .data(let data): sent = data.count
+        case .file(let url): sent = (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+        case .none: sent = 0
+        }
+        let metrics = TransferMetrics(
+            firstByte: state.firstByte, total: ContinuousClock.now - started, bytesSent: sent,
+            bytesReceived: state.body.count, redirectCount: state.redirectCount)
+        return TransportResponse(
+            status: http.statusCode, headers: headers, body: state.body, url: http.url ?? request.url, metrics: metrics)
+    }
+
+    /// Maps a URLSession error to Errand's kinds.
+    static func map(_ error: any Error, url: URL) -> ErrandError {
+        if let errand = error as? ErrandError { return errand }
+        let nsError = error as NSError
+        let description = "\(nsError.domain) \(nsError.code): \(nsError.localizedDescription)"
+        let kind: TransportFailure.Kind
+        switch nsError.code {
+        case URLError.cancelled.rawValue:
+            return .cancelled
+        case URLError.timedOut.rawValue:
+            kind = .timedOut
+        case URLError.cannotFindHost.rawValue, URLError.dnsLookupFailed.rawValue:
+            kind = .dnsFailure
+        case URLError.cannotConnectToHost.rawValue, URLError.notConnectedToInternet.rawValue:
+            kind = .cannotConnect
+        case URLError.networkConnectionLost.rawValue:
+            kind = .connectionLost
+        case URLError.httpTooManyRedirects.rawValue, URLError.redirectToNonExistentLocation.rawValue:
+            kind = .tooManyRedirects
+        case URLError.secureConnectionFailed.rawValue, URLError.serverCertificateUntrusted.rawValue,
+            URLError.serverCertificateHasBadDate.rawValue, URLError.serverCertificateNotYetValid.rawValue,
+            URLError.serverCertificateHasUnknownRoot.rawValue, URLError.clientCertificateRejected.rawValue,
+            URLError.clientCertificateRequired.rawValue:
+            kind = .tls
+        case URLError.badServerResponse.rawValue, URLError.cannotDecodeContentData.rawValue,
+            URLError.cannotDecodeRawData.rawValue, URLError.cannotParseResponse.rawValue:
+            kind = .badResponse
+        default:
+            let text = description.lowercased()
+            kind = text.contains("ssl") || text.contains("certificate") ? .tls : .other
+        }
+        return .transport(TransportFailure(kind: kind, url: url, underlying: description))
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A transport over Foundation's `URLSession` (FoundationNetworking on Linux).
+///
+/// It is the default on Apple platforms. On Linux it works but has limits of its own
+/// (measured in docs/Transports.md): about a tenth of libcurl's throughput, no streaming (``stream(_:)`` buffers),
+/// no custom CA or pinning (only the system trust store counts), no transfer metrics beyond what Errand measures
+/// itself, and its own timeouts are whole seconds — so this transport enforces the total timeout with its own timer.
+/// Redirects are followed by the transport's policy; 307/308 keep the body even where FoundationNetworking drops it.
+/// Neither cookies nor `URLCache` are used: Errand's own cache middleware does caching.
+public final class URLSessionTransport: Transport {
+    /// A transport over a session with the default configuration.
+    public static let shared = URLSessionTransport()
+
+    private let session: URLSession
+    private let delegate: SessionDelegate
+
+    /// Creates a transport over a new session made from `configuration` (copied; cookies and `URLCache` are
+    /// switched off, and the session's delegate is this transport's).
+    public init(configuration: URLSessionConfiguration = .default) {
+        let configuration = configuration
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        delegate = SessionDelegate()
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+
+    deinit {
+        session.invalidateAndCancel()
+    }
+
+    /// Performs the request, enforcing the body-size limit as bytes arrive and the total timeout with a timer.
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try Task.checkCancellation()
+        let urlRequest = Self.makeURLRequest(request)
+        let exchange = URLSessionExchange(request: request, urlRequest: urlRequest)
+        let task: URLSessionTask
+        if case .file(let file) = request.body {
+            task = session.uploadTask(with: urlRequest, fromFile: file)
+        } else {
+            task = session.dataTask(with: urlRequest)
+        }
+        delegate.register(exchange, for: task)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard exchange.start(continuation) else { return }
+                if let total = request.timeouts.total {
+                    exchange.armTimer(after: total) { task.cancel() }
+                }
+                task.resume()
+            }
+        } onCancel: {
+            exchange.fail(.cancelled)
+            task.cancel()
+        }
+    }
+
+    static func makeURLRequest(_ request: TransportRequest) -> URLRequest {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method.rawValue
+        for field in request.headers {
+            urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
+        }
+        if case .data(let data) = request.body {
+            urlRequest.httpBody = data
+        }
+        // URLSession's own timeout is an idle timeout in whole seconds on Linux; the total is our timer's job.
+        let idle = request.timeouts.idle ?? request.timeouts.total ?? .seconds(60)
+        urlRequest.timeoutInterval = max(1, (idle / .seconds(1)).rounded(.up))
+        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+        return urlRequest
+    }
+}

@@ -1,0 +1,1 @@
+// The RecipesFeature module.

@@ -1,0 +1,96 @@
+"""A local replica of TheMealDB and The Met Collection API, for tests, demos and offline use of the CLIs.
+
+Python standard library only; listens on 127.0.0.1. The two services live in replica_mealdb.py (paths under
+/api/json/v1/1/ and /api/json/v2/{key}/) and replica_met.py (paths under /public/collection/v1/), each serving sample
+data the project wrote itself. Every request is logged: GET /__requests returns the log as JSON
+(`[{"time", "method", "path", "query", "headers"}]`, `query` exactly as received, still percent-encoded), and
+DELETE /__requests clears it. With --log FILE the log is also appended to FILE as JSON lines.
+
+    python3 Tests/Servers/replica.py --port 8080
+"""
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import replica_mealdb  # noqa: E402
+import replica_met  # noqa: E402
+
+LOG = []
+LOG_LOCK = threading.Lock()
+LOG_FILE = None
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "ErrandReplica/1.0"
+
+    def log_message(self, format, *args):  # keep stderr quiet; the request log is the record
+        pass
+
+    def record(self):
+        path, _, query = self.path.partition("?")
+        entry = {"time": time.time(), "method": self.command, "path": path, "query": query,
+                 "headers": {k: v for k, v in self.headers.items()}}
+        with LOG_LOCK:
+            LOG.append(entry)
+            if LOG_FILE:
+                with open(LOG_FILE, "a") as f:
+                    f.write(json.dumps(entry) + "\n")
+        return path, query
+
+    def send_body(self, status, body, content_type="application/json", headers=None):
+        data = body if isinstance(body, bytes) else body.encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+
+    def send_json(self, status, value, headers=None):
+        self.send_body(status, json.dumps(value), "application/json", headers)
+
+    def do_GET(self):
+        if self.path.startswith("/__requests"):
+            with LOG_LOCK:
+                return self.send_json(200, list(LOG))
+        path, query = self.record()
+        for service in (replica_mealdb, replica_met):
+            if service.handles(path):
+                return service.handle(self, path, query)
+        self.send_json(404, {"message": "no such path on the replica"})
+
+    do_HEAD = do_GET
+
+    def do_DELETE(self):
+        if self.path.startswith("/__requests"):
+            with LOG_LOCK:
+                LOG.clear()
+            return self.send_json(200, [])
+        self.record()
+        self.send_json(405, {"message": "method not allowed"})
+
+
+def main():
+    global LOG_FILE
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=8080)
+    parser.add_argument("--log", help="also append every request to this file as JSON lines")
+    args = parser.parse_args()
+    LOG_FILE = args.log
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server.daemon_threads = True
+    print(f"replica on http://127.0.0.1:{args.port}", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,147 @@
+# Test servers for scripts/test and the benchmarks: httpbin, nginx (TLS + HTTP/2 + plain HTTP, static JSON with
+# ETag/Last-Modified and Cache-Control routes), and the project's own Python servers (fault server, API replica).
+# Every server listens on 127.0.0.1 only, on a free port, and is stopped by the EXIT trap this file installs.
+# shellcheck shell=bash
+
+SERVERS_PY=/usr/bin/python3   # Debian's python: the one that sees python3-httpbin
+SERVER_PIDS=()
+
+servers_log() { echo "servers: $*" >&2; }
+
+# Installs what is missing on Debian/Ubuntu as root; elsewhere says what to install and stops.
+servers_require_packages() {
+  local missing=()
+  command -v nginx >/dev/null 2>&1 || [[ -x /usr/sbin/nginx ]] || missing+=(nginx)
+  command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+  [[ -x $SERVERS_PY ]] && "$SERVERS_PY" -c 'import httpbin' >/dev/null 2>&1 || missing+=(python3-httpbin)
+  [[ -f /usr/include/curl/curl.h || -f /usr/include/x86_64-linux-gnu/curl/curl.h ]] || missing+=(libcurl4-openssl-dev)
+  [[ -f /usr/include/sqlite3.h ]] || missing+=(libsqlite3-dev)
+  command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+  ((${#missing[@]} == 0)) && return 0
+  if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null 2>&1; then
+    servers_log "installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q >/dev/null
+    apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "The tests need these packages: ${missing[*]}." >&2
+    echo "On Debian/Ubuntu: sudo apt-get install ${missing[*]}" >&2
+    echo "On macOS: brew install nginx openssl curl, and pip install httpbin (then set SERVERS_PY)." >&2
+    exit 1
+  fi
+}
+
+servers_free_port() {
+  "$SERVERS_PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+# Waits until something accepts TCP connections on the port (at most ~15 s).
+servers_wait_port() {
+  local port=$1 name=$2
+  "$SERVERS_PY" - "$port" <<'PY' || { servers_log "$name did not start on port $port"; servers_dump_logs; exit 1; }
+import socket, sys, time
+port = int(sys.argv[1])
+deadline = time.time() + 15
+while time.time() < deadline:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+        sys.exit(0)
+    except OSError:
+        time.sleep(0.05)
+sys.exit(1)
+PY
+}
+
+servers_dump_logs() {
+  for f in "$SERVERS_STATE"/*.log; do
+    [[ -f $f ]] || continue
+    echo "--- $f" >&2
+    tail -n 20 "$f" >&2
+  done
+}
+
+servers_stop() {
+  local pid
+  for pid in "${SERVER_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${SERVER_PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  [[ -n ${SERVERS_STATE:-} && -f $SERVERS_STATE/nginx.pid ]] && kill "$(cat "$SERVERS_STATE/nginx.pid")" 2>/dev/null || true
+  [[ -n ${SERVERS_STATE:-} && ${SERVERS_KEEP_STATE:-0} != 1 ]] && rm -rf "$SERVERS_STATE"
+  return 0
+}
+
+servers_make_certificates() {
+  local dir=$SERVERS_STATE/tls
+  mkdir -p "$dir"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=Errand Test CA" \
+    -keyout "$dir/ca.key" -out "$dir/ca.pem" -addext "basicConstraints=critical,CA:TRUE" \
+    -addext "keyUsage=critical,keyCertSign,cRLSign" >/dev/null 2>&1
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" -keyout "$dir/server.key" -out "$dir/server.csr" >/dev/null 2>&1
+  printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >"$dir/ext.cnf"
+  openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial -days 2 \
+    -extfile "$dir/ext.cnf" -out "$dir/server.pem" >/dev/null 2>&1
+  # A second, unrelated key: its pin must never match the server's.
+  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=Other" -keyout "$dir/other.key" -out "$dir/other.pem" >/dev/null 2>&1
+  export ERRAND_TEST_CA=$dir/ca.pem
+  # sha256//base64 of the server's public key, as libcurl's CURLOPT_PINNEDPUBLICKEY takes it.
+  ERRAND_TEST_PIN="sha256//$(openssl x509 -in "$dir/server.pem" -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl base64 -A)"
+  ERRAND_TEST_WRONG_PIN="sha256//$(openssl x509 -in "$dir/other.pem" -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl base64 -A)"
+  export ERRAND_TEST_PIN ERRAND_TEST_WRONG_PIN
+}
+
+servers_start_httpbin() {
+  local port; port=$(servers_free_port)
+  "$SERVERS_PY" -m httpbin.core --host 127.0.0.1 --port "$port" >"$SERVERS_STATE/httpbin.log" 2>&1 &
+  SERVER_PIDS+=($!)
+  servers_wait_port "$port" httpbin
+  export ERRAND_HTTPBIN_URL=http://127.0.0.1:$port
+}
+
+servers_start_nginx() {
+  local https_port http_port www=$SERVERS_STATE/www
+  https_port=$(servers_free_port); http_port=$(servers_free_port)
+  mkdir -p "$www" "$SERVERS_STATE/nginx-temp"
+  "$SERVERS_PY" "$root/Tests/Servers/make_static.py" "$www"
+  chmod -R a+rX "$SERVERS_STATE"
+  sed -e "s#@HTTPS_PORT@#$https_port#g" -e "s#@HTTP_PORT@#$http_port#g" -e "s#@STATE@#$SERVERS_STATE#g" \
+    -e "s#@WWW@#$www#g" -e "s#@USER@#$(id -un)#g" "$root/Tests/Servers/nginx.conf.template" >"$SERVERS_STATE/nginx.conf"
+  local nginx_bin; nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
+  "$nginx_bin" -p "$SERVERS_STATE" -c "$SERVERS_STATE/nginx.conf" -g 'daemon off;' >"$SERVERS_STATE/nginx.log" 2>&1 &
+  SERVER_PIDS+=($!)
+  servers_wait_port "$https_port" nginx
+  export ERRAND_NGINX_HTTPS_URL=https://localhost:$https_port
+  export ERRAND_NGINX_HTTP_URL=http://127.0.0.1:$http_port
+}
+
+# A project server: Tests/Servers/NAME.py, started with --port and its own log.
+servers_start_python() {
+  local name=$1 var=$2 port
+  [[ -f $root/Tests/Servers/$name.py ]] || return 0
+  port=$(servers_free_port)
+  "$SERVERS_PY" "$root/Tests/Servers/$name.py" --port "$port" --log "$SERVERS_STATE/$name-requests.jsonl" \
+    >"$SERVERS_STATE/$name.log" 2>&1 &
+  SERVER_PIDS+=($!)
+  servers_wait_port "$port" "$name"
+  export "$var=http://127.0.0.1:$port"
+}
+
+servers_start() {
+  SERVERS_STATE=$(mktemp -d "${TMPDIR:-/tmp}/errand-servers.XXXXXX")
+  export SERVERS_STATE
+  trap servers_stop EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  servers_make_certificates
+  servers_start_httpbin
+  servers_start_nginx
+  servers_start_python fault_server ERRAND_FAULT_URL
+  servers_start_python replica ERRAND_REPLICA_URL
+  servers_log "httpbin ${ERRAND_HTTPBIN_URL}, nginx ${ERRAND_NGINX_HTTPS_URL} ${ERRAND_NGINX_HTTP_URL}, fault ${ERRAND_FAULT_URL:-none}, replica ${ERRAND_REPLICA_URL:-none}"
+}
+
+servers_print_env() {
+  local var
+  for var in ERRAND_HTTPBIN_URL ERRAND_NGINX_HTTPS_URL ERRAND_NGINX_HTTP_URL ERRAND_FAULT_URL ERRAND_REPLICA_URL \
+    ERRAND_TEST_CA ERRAND_TEST_PIN ERRAND_TEST_WRONG_PIN SERVERS_STATE; do
+    [[ -n ${!var:-} ]] && printf 'export %s=%q\n' "$var" "${!var}"
+  done
+}
