@@ -15,7 +15,7 @@ extension ErrandError: LocalizedError, CustomStringConvertible, CustomDebugStrin
         case .insecureURL(let url):
             return "Refused to connect to \(url.host ?? "the server") without encryption: https is required."
         case .invalidRequest(let reason):
-            return "The request is not valid: \(reason)"
+            return "The request is not valid: \(reason)" + (reason.hasSuffix(".") ? "" : ".")
         case .transport(let failure):
             switch failure.kind {
             case .timedOut: return "The server took too long to respond."

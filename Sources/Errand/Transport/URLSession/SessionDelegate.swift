@@ -41,6 +41,29 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(exchange.redirect(from: response, to: request))
     }
 
+    // Errand sends credentials as headers itself, so a 401 is an answer for the client, not a prompt. FoundationNetworking
+    // on Linux either waits forever or cancels here; keep the challenge's response and cancel, and the exchange reports
+    // that response (without its body, which URLSession does not hand over).
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        // FoundationNetworking hands over no failureResponse: rebuild the status line it stands for.
+        let status = challenge.protectionSpace.isProxy() ? 407 : 401
+        let realm = challenge.protectionSpace.realm.map { " realm=\"\($0)\"" } ?? ""
+        let header = status == 407 ? "Proxy-Authenticate" : "WWW-Authenticate"
+        let response = challenge.failureResponse
+            ?? task.currentRequest?.url.flatMap { url in
+                HTTPURLResponse(
+                    url: url, statusCode: status, httpVersion: "HTTP/1.1",
+                    headerFields: [header: "\(challenge.protectionSpace.authenticationMethod)\(realm)"])
+            }
+        if let response {
+            exchange(for: task)?.receiveChallenge(response)
+        }
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let id = task.taskIdentifier
         let exchange = exchanges.withLock { $0.removeValue(forKey: id) }

@@ -17,6 +17,8 @@ final class URLSessionExchange: Sendable {
         var body = Data()
         var firstByte: Duration?
         var redirectCount = 0
+        var challengeResponse: HTTPURLResponse?
+        var manualRedirect: URL?
         var timer: Task<Void, Never>?
     }
 
@@ -25,9 +27,16 @@ final class URLSessionExchange: Sendable {
     private let started = ContinuousClock.now
     private let state = Mutex(State())
 
-    init(request: TransportRequest, urlRequest: URLRequest) {
+    init(request: TransportRequest, urlRequest: URLRequest, redirectsSoFar: Int) {
         self.request = request
         self.urlRequest = urlRequest
+        state.withLock { $0.redirectCount = redirectsSoFar }
+    }
+
+    /// Where to go next when a 307/308 must be followed by Errand itself (FoundationNetworking drops the body),
+    /// and how many redirects were followed so far.
+    var pendingRedirect: (url: URL, count: Int)? {
+        state.withLock { state in state.manualRedirect.map { ($0, state.redirectCount) } }
     }
 
     /// Stores the continuation; returns false (after resuming it with the failure) if the exchange already failed.
@@ -86,6 +95,12 @@ final class URLSessionExchange: Sendable {
         return !tooLarge
     }
 
+    /// Keeps the response of an authentication challenge (a 401), reported as the outcome when URLSession cancels.
+    func receiveChallenge(_ response: URLResponse) {
+        guard let http = response as? HTTPURLResponse else { return }
+        state.withLock { $0.challengeResponse = http }
+    }
+
     /// Appends body bytes; returns false when the limit is exceeded.
     func receive(_ data: Data) -> Bool {
         let limit = request.maxResponseBodySize
@@ -124,12 +139,9 @@ final class URLSessionExchange: Sendable {
             next.setValue(nil, forHTTPHeaderField: "Authorization")
             next.setValue(nil, forHTTPHeaderField: "Cookie")
         }
-        if response.statusCode == 307 || response.statusCode == 308 {
-            next.httpMethod = urlRequest.httpMethod
-            next.httpBody = urlRequest.httpBody
-            if let type = urlRequest.value(forHTTPHeaderField: "Content-Type") {
-                next.setValue(type, forHTTPHeaderField: "Content-Type")
-            }
+        if (response.statusCode == 307 || response.statusCode == 308) && request.body != .none {
+            state.withLock { $0.manualRedirect = target }
+            return nil
         }
         return next
     }
@@ -143,6 +155,9 @@ final class URLSessionExchange: Sendable {
                 state.continuation = nil
                 state.timer?.cancel()
                 if let failure = state.decidedFailure { return (continuation, .failure(failure)) }
+                if let challenged = state.challengeResponse {
+                    return (continuation, .success(makeResponse(state.response ?? challenged, state: state)))
+                }
                 if let error { return (continuation, .failure(Self.map(error, url: request.url))) }
                 guard let http = state.response else {
                     return (continuation, .failure(.transport(TransportFailure(

@@ -26,6 +26,7 @@ public final class URLSessionTransport: Transport {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
+        configuration.urlCredentialStorage = nil
         delegate = SessionDelegate()
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
@@ -36,9 +37,29 @@ public final class URLSessionTransport: Transport {
 
     /// Performs the request, enforcing the body-size limit as bytes arrive and the total timeout with a timer.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let deadline = request.timeouts.total.map { ContinuousClock.now + $0 }
+        var current = request
+        var redirects = 0
+        while true {
+            if let deadline { current.timeouts.total = deadline - ContinuousClock.now }
+            let (response, exchange) = try await perform(current, redirectsSoFar: redirects)
+            guard let next = exchange.pendingRedirect else { return response }
+            // A 307/308 with a body: follow it here, keeping the method and the body.
+            if next.url.host?.lowercased() != current.url.host?.lowercased() {
+                current.headers.remove("Authorization")
+                current.headers.remove("Cookie")
+            }
+            current.url = next.url
+            redirects = next.count
+        }
+    }
+
+    private func perform(
+        _ request: TransportRequest, redirectsSoFar: Int
+    ) async throws -> (TransportResponse, URLSessionExchange) {
         try Task.checkCancellation()
         let urlRequest = Self.makeURLRequest(request)
-        let exchange = URLSessionExchange(request: request, urlRequest: urlRequest)
+        let exchange = URLSessionExchange(request: request, urlRequest: urlRequest, redirectsSoFar: redirectsSoFar)
         let task: URLSessionTask
         if case .file(let file) = request.body {
             task = session.uploadTask(with: urlRequest, fromFile: file)
@@ -46,7 +67,7 @@ public final class URLSessionTransport: Transport {
             task = session.dataTask(with: urlRequest)
         }
         delegate.register(exchange, for: task)
-        return try await withTaskCancellationHandler {
+        let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard exchange.start(continuation) else { return }
                 if let total = request.timeouts.total {
@@ -58,6 +79,7 @@ public final class URLSessionTransport: Transport {
             exchange.fail(.cancelled)
             task.cancel()
         }
+        return (response, exchange)
     }
 
     static func makeURLRequest(_ request: TransportRequest) -> URLRequest {
