@@ -54,6 +54,14 @@ struct BulkFetchTests {
         #expect(sent.first?.path == "/public/collection/v1/search" && sent.first?.query == "q=sunflowers")
     }
 
+    @Test("no IDs finish at once with nothing")
+    func noIDs() async throws {
+        let session = try ReplicaSession()
+        let result = try await session.met.objects(ids: []).result()
+        #expect(result.objects.isEmpty && result.skipped.isEmpty && result.matches == 0)
+        #expect(try await session.requests().isEmpty)
+    }
+
     @Test("an empty search finishes with no objects and fetches nothing")
     func emptySearch() async throws {
         let session = try ReplicaSession()
