@@ -1,0 +1,110 @@
+import CCurl
+import Foundation
+
+extension CurlEasyHandle {
+    /// Sets the options every request of a transport shares; done once per handle, not per request.
+    ///
+    /// Handles are reused without `curl_easy_reset` (which measured a fifth of libcurl's cost per request), so
+    /// ``CurlTransfer/configure(_:)`` sets every option a request may change, each time.
+    func applySharedOptions(_ configuration: CurlTransport.Configuration) -> ErrandError? {
+        set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        set(CURLOPT_NOSIGNAL, true)
+        _ = set(CURLOPT_PROTOCOLS_STR, "http,https")
+        // An empty string asks for every encoding libcurl decodes (gzip, deflate, br) and decodes the response.
+        _ = set(CURLOPT_ACCEPT_ENCODING, "")
+        set(CURLOPT_HTTP_VERSION, Int(configuration.prefersHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1))
+        set(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
+        if let caBundle = configuration.caBundle, set(CURLOPT_CAINFO, caBundle.path) != CURLE_OK {
+            return .invalidRequest("the CA bundle \(caBundle.path) cannot be used.")
+        }
+        if let pin = configuration.pinnedPublicKey, set(CURLOPT_PINNEDPUBLICKEY, pin) != CURLE_OK {
+            return .invalidRequest("public-key pinning is not supported by this libcurl.")
+        }
+        set(CURLOPT_HEADERFUNCTION, callback: curlHeaderCallback)
+        set(CURLOPT_WRITEFUNCTION, callback: curlWriteCallback)
+        set(CURLOPT_READFUNCTION, readCallback: curlReadCallback)
+        return nil
+    }
+}
+
+extension CurlTransfer {
+    /// Sets every option the current hop may need differently from the handle's previous request.
+    func configure(_ easy: CurlEasyHandle) throws(ErrandError) {
+        guard easy.set(CURLOPT_URL, hop.url.absoluteString) == CURLE_OK else {
+            throw .invalidURL("\(hop.url.absoluteString) is not a URL libcurl accepts.")
+        }
+        try configureMethodAndBody(easy)
+        configureHeaders(easy)
+        // Over TLS, wait for a connection being opened to the same host to offer HTTP/2 multiplexing rather than
+        // opening more connections.
+        easy.set(CURLOPT_PIPEWAIT, owner.configuration.prefersHTTP2 && hop.url.scheme?.lowercased() == "https")
+        try configureTimeouts(easy)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        easy.set(CURLOPT_HEADERDATA, pointer: context)
+        easy.set(CURLOPT_WRITEDATA, pointer: context)
+        easy.set(CURLOPT_READDATA, pointer: context)
+    }
+
+    private func configureMethodAndBody(_ easy: CurlEasyHandle) throws(ErrandError) {
+        requestBody = try CurlRequestBody.open(hop.body)
+        let method = hop.method
+        // HTTPGET also switches off NOBODY and upload left from the handle's previous request.
+        easy.set(CURLOPT_HTTPGET, true)
+        if let requestBody {
+            // POST with a known size sends Content-Length and reads the bytes through the read callback.
+            easy.set(CURLOPT_POST, true)
+            easy.set(CURLOPT_POSTFIELDSIZE_LARGE, size: Int64(requestBody.size))
+        } else if method == .post {
+            // A zero size without post fields sends an empty body with `Content-Length: 0`.
+            easy.set(CURLOPT_POST, true)
+            easy.set(CURLOPT_POSTFIELDSIZE_LARGE, size: 0)
+        } else {
+            easy.set(CURLOPT_POSTFIELDSIZE_LARGE, size: -1)
+            if method == .head { easy.set(CURLOPT_NOBODY, true) }
+        }
+        let standard = method == .get || method == .head || method == .post
+        easy.set(CURLOPT_CUSTOMREQUEST, pointer: nil)
+        if !standard { _ = easy.set(CURLOPT_CUSTOMREQUEST, method.rawValue) }
+    }
+
+    private func configureHeaders(_ easy: CurlEasyHandle) {
+        var list: UnsafeMutablePointer<curl_slist>?
+        func append(_ line: String) {
+            if let grown = curl_slist_append(list, line) { list = grown }
+        }
+        for field in hop.headers {
+            // "Name:" would remove a header libcurl adds; "Name;" is libcurl's way to send an empty value.
+            append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
+        }
+        // libcurl would add `Expect: 100-continue` to large bodies (a round trip of waiting) and a form
+        // Content-Type to any POST; neither is the caller's request.
+        if !hop.headers.contains("Expect") { append("Expect:") }
+        if requestBody != nil && !hop.headers.contains("Content-Type") { append("Content-Type:") }
+        headerList = list
+        easy.set(CURLOPT_HTTPHEADER, list: list)
+    }
+
+    private func configureTimeouts(_ easy: CurlEasyHandle) throws(ErrandError) {
+        // Zero restores libcurl's defaults: no total limit, 300 s to connect.
+        easy.set(CURLOPT_CONNECTTIMEOUT_MS, request.timeouts.connect.map { max(1, Self.milliseconds($0)) } ?? 0)
+        guard let deadline else {
+            easy.set(CURLOPT_TIMEOUT_MS, 0)
+            return
+        }
+        let left = Self.milliseconds(deadline - .now)
+        guard left > 0 else {
+            throw .transport(TransportFailure(
+                kind: .timedOut, url: hop.url,
+                underlying: "no complete response within \(request.timeouts.total ?? .zero)"))
+        }
+        easy.set(CURLOPT_TIMEOUT_MS, left)
+    }
+
+    /// A duration in whole milliseconds, rounded up so a positive duration never becomes zero (which libcurl
+    /// reads as "no timeout").
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        let fraction = attoseconds > 0 ? (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000 : 0
+        return Int(seconds) * 1000 + Int(fraction)
+    }
+}
