@@ -37,14 +37,15 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
                 remove(name)
                 return
             }
-            if let index = fields.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) {
-                var kept = fields.enumerated().filter { $0.offset == index || !$0.element.name.caseInsensitiveEquals(name) }
-                    .map(\.element)
-                kept[kept.firstIndex { $0.name.caseInsensitiveEquals(name) }!].value = newValue
-                fields = kept
-            } else {
+            guard let index = fields.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) else {
                 fields.append(Field(name: name, value: newValue))
+                return
             }
+            var replaced = fields
+            replaced[index].value = newValue
+            fields = replaced.enumerated()
+                .filter { $0.offset <= index || !$0.element.name.caseInsensitiveEquals(name) }
+                .map(\.element)
         }
     }
 
