@@ -23,7 +23,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     /// Stores a value, replacing any under the same key, then evicts down to the limit.
     public func set(_ value: Value, for key: Key, cost: Int) {
-        guard cost <= costLimit / 4 else {
+        guard costLimit > 0, cost <= costLimit / 4 else {
             removeValue(for: key)
             return
         }
@@ -39,7 +39,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     public func update(_ key: Key, _ transform: (Value?) -> (value: Value, cost: Int)?) {
         let limit = costLimit
         state.withLock { list in
-            guard let (value, cost) = transform(list.peek(key)), cost <= limit / 4 else {
+            guard limit > 0, let (value, cost) = transform(list.peek(key)), cost <= limit / 4 else {
                 list.remove(key)
                 return
             }
