@@ -26,7 +26,12 @@ struct CacheControl: Sendable, Hashable {
 
     /// Parses every `Cache-Control` field of the headers.
     init(_ headers: HTTPHeaders) {
-        for value in headers.values(for: "Cache-Control") {
+        self.init(values: headers.values(for: "Cache-Control"))
+    }
+
+    /// Parses `Cache-Control` field values.
+    init(values: [String]) {
+        for value in values {
             for directive in Self.directives(in: value) {
                 apply(name: directive.name, value: directive.value)
             }
@@ -50,29 +55,45 @@ struct CacheControl: Sendable, Hashable {
     }
 
     /// Splits a field value on commas outside quoted strings into lower-cased names and unquoted values.
+    ///
+    /// Works on UTF-8 bytes: it runs for every stored response read from disk.
     static func directives(in field: String) -> [(name: String, value: String?)] {
+        let bytes = Array(field.utf8)
         var result: [(String, String?)] = []
-        var current = ""
+        var start = 0
         var inQuotes = false
-        func flush() {
-            let part = current.trimmingCharacters(in: .whitespaces)
-            current = ""
-            guard !part.isEmpty else { return }
-            if let equals = part.firstIndex(of: "=") {
-                let name = part[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-                var value = part[part.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
-                result.append((name, value))
-            } else {
-                result.append((part.lowercased(), nil))
+        for index in 0...bytes.count {
+            if index < bytes.count {
+                if bytes[index] == UInt8(ascii: "\"") { inQuotes.toggle() }
+                guard bytes[index] == UInt8(ascii: ","), !inQuotes else { continue }
             }
+            if let directive = directive(bytes[start..<index]) { result.append(directive) }
+            start = index + 1
         }
-        for character in field {
-            if character == "\"" { inQuotes.toggle() }
-            if character == ",", !inQuotes { flush() } else { current.append(character) }
-        }
-        flush()
         return result
+    }
+
+    private static func directive(_ part: ArraySlice<UInt8>) -> (String, String?)? {
+        let part = trimmed(part)
+        guard !part.isEmpty else { return nil }
+        guard let equals = part.firstIndex(of: UInt8(ascii: "=")) else { return (lowercased(part), nil) }
+        var value = trimmed(part[(equals + 1)...])
+        if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
+            value = value.dropFirst().dropLast()
+        }
+        return (lowercased(trimmed(part[..<equals])), String(decoding: value, as: UTF8.self))
+    }
+
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var slice = bytes
+        while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }
+        while let last = slice.last, isSpace(last) { slice = slice.dropLast() }
+        return slice
+    }
+
+    private static func lowercased(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     /// A non-negative integer number of seconds; huge values saturate instead of failing (RFC 9111 §1.2.2).

@@ -8,18 +8,33 @@ enum CacheKey {
     /// The URL normalized for caching: lower-case scheme and host, no default port, no fragment, `/` for an empty
     /// path. The path and query stay byte for byte as sent: the server may treat `%2F` and `/` differently.
     static func primary(_ url: URL) -> String {
-        var text = url.absoluteString
-        if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
-        guard let schemeEnd = text.range(of: "://") else { return text }
-        let scheme = text[..<schemeEnd.lowerBound].lowercased()
-        let rest = text[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-        var authority = rest[..<authorityEnd].lowercased()
-        let defaultPort = scheme == "https" ? ":443" : scheme == "http" ? ":80" : nil
-        if let defaultPort, authority.hasSuffix(defaultPort) { authority.removeLast(defaultPort.count) }
-        var pathAndQuery = rest[authorityEnd...]
-        if pathAndQuery.first != "/" { pathAndQuery = "/" + pathAndQuery }
-        return scheme + "://" + authority + pathAndQuery
+        // Works on UTF-8 bytes: it runs for every request, memory hits included, and must stay cheap.
+        let text = url.absoluteString
+        var bytes = Array(text.utf8)
+        if let hash = bytes.firstIndex(of: UInt8(ascii: "#")) { bytes.removeSubrange(hash...) }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes.count >= colon + 3,
+            bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
+        else { return String(decoding: bytes, as: UTF8.self) }
+        let authorityStart = colon + 3
+        let authorityEnd = bytes[authorityStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
+            ?? bytes.endIndex
+        for index in 0..<authorityEnd where (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(bytes[index]) {
+            bytes[index] += 32
+        }
+        let scheme = bytes[..<colon]
+        let defaultPort: [UInt8] =
+            scheme.elementsEqual("https".utf8) ? Array(":443".utf8) : scheme.elementsEqual("http".utf8) ? Array(":80".utf8) : []
+        var pathStart = authorityEnd
+        if !defaultPort.isEmpty, authorityEnd - authorityStart > defaultPort.count,
+            bytes[(authorityEnd - defaultPort.count)..<authorityEnd].elementsEqual(defaultPort)
+        {
+            bytes.removeSubrange((authorityEnd - defaultPort.count)..<authorityEnd)
+            pathStart -= defaultPort.count
+        }
+        if pathStart == bytes.endIndex || bytes[pathStart] != UInt8(ascii: "/") {
+            bytes.insert(UInt8(ascii: "/"), at: pathStart)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The field names a `Vary` header lists, lower-cased; `["*"]` when it contains `*`.

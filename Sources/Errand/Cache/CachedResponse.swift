@@ -42,29 +42,47 @@ struct CachedResponse: Sendable {
         self.body = body
         self.requestTime = requestTime
         self.responseTime = responseTime
-        var withoutAge = headers
-        withoutAge.remove("Age")
-        headersWithoutAge = withoutAge
-        control = CacheControl(headers)
-        varyNames = CacheKey.varyNames(headers)
+        // One pass over the fields (names compared by length first): this runs for every entry read from disk.
+        var withoutAge: [HTTPHeaders.Field] = []
+        withoutAge.reserveCapacity(headers.count)
+        var cacheControl: [String] = []
+        var dateText, expiresText, lastModifiedText, ageText: String?
+        var varyFields = HTTPHeaders()
+        for field in headers {
+            let length = field.name.utf8.count
+            let name = length == 3 || length == 4 || length == 7 || length == 13 ? field.name.lowercased() : ""
+            switch name {
+            case "age": ageText = ageText ?? field.value
+            case "date": dateText = dateText ?? field.value
+            case "vary": varyFields.add(name: "Vary", value: field.value)
+            case "expires": expiresText = expiresText ?? field.value
+            case "cache-control": cacheControl.append(field.value)
+            case "last-modified": lastModifiedText = lastModifiedText ?? field.value
+            default: break
+            }
+            if name != "age" { withoutAge.append(field) }
+        }
+        headersWithoutAge = HTTPHeaders(withoutAge)
+        control = CacheControl(values: cacheControl)
+        varyNames = varyFields.count == 0 ? [] : CacheKey.varyNames(varyFields)
 
-        let date = headers["Date"].flatMap(HTTPDate.parse) ?? responseTime
+        let date = dateText.flatMap(HTTPDate.parse) ?? responseTime
         if let maxAge = control.maxAge {
             explicitLifetime = TimeInterval(maxAge)
         } else if control.hasInvalidMaxAge {
             explicitLifetime = 0
-        } else if let expires = headers["Expires"] {
+        } else if let expiresText {
             // An Expires that is not a date (often "0" or "-1") means already expired (RFC 9111 §5.3).
-            explicitLifetime = HTTPDate.parse(expires).map { max(0, $0.timeIntervalSince(date)) } ?? 0
+            explicitLifetime = HTTPDate.parse(expiresText).map { max(0, $0.timeIntervalSince(date)) } ?? 0
         } else {
             explicitLifetime = nil
         }
-        if let lastModified = headers["Last-Modified"].flatMap(HTTPDate.parse), lastModified < date {
+        if let lastModified = lastModifiedText.flatMap(HTTPDate.parse), lastModified < date {
             heuristicLifetime = min(date.timeIntervalSince(lastModified) / 10, 86_400)
         } else {
             heuristicLifetime = 0
         }
-        let ageValue = headers["Age"].flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        let ageValue = ageText.flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) } ?? 0
         let apparentAge = max(0, responseTime.timeIntervalSince(date))
         let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
         correctedInitialAge = max(apparentAge, max(0, ageValue) + responseDelay)

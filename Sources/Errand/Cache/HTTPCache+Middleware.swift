@@ -7,8 +7,8 @@ extension HTTPCache {
         -> TransportResponse
     {
         guard request.method == .get else { return try await passUnsafe(request, next: next) }
-        if Self.bypassesCache(request) { return try await next(request) }
         let lookup = Lookup(request: request, configuration: configuration)
+        if lookup.bypassesCache { return try await next(request) }
         if lookup.requestControl.noStore {
             // The caller asked that nothing about this exchange be kept: no lookup, no store.
             guard lookup.policy != .cacheOnly else { throw notCached(lookup, context: context) }
@@ -43,6 +43,8 @@ extension HTTPCache {
         let policy: CachePolicy
         let ttl: TimeInterval?
         let requestControl: CacheControl
+        /// Whether the request manages validation or ranges itself, and so goes to the network unchanged.
+        let bypassesCache: Bool
         let started = ContinuousClock.now
 
         init(request: TransportRequest, configuration: Configuration) {
@@ -50,10 +52,28 @@ extension HTTPCache {
             key = CacheKey.primary(request.url)
             policy = request.options.cachePolicy ?? configuration.policy
             ttl = (request.options.cacheTTL ?? configuration.defaultTTL).map { $0 / .seconds(1) }
-            var control = CacheControl(request.headers)
+            // One pass over the request's fields; names are compared by length first, so most are never lower-cased.
+            var cacheControl: [String] = []
+            var pragmaNoCache = false
+            var bypasses = false
+            for field in request.headers {
+                switch field.name.utf8.count {
+                case 5, 6, 8, 13, 17, 19: break  // the lengths of the names below
+                default: continue
+                }
+                switch field.name.lowercased() {
+                case "cache-control": cacheControl.append(field.value)
+                case "pragma": pragmaNoCache = field.value.lowercased().contains("no-cache")
+                case "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range", "range":
+                    bypasses = true
+                default: break
+                }
+            }
+            var control = CacheControl(values: cacheControl)
             // `Pragma: no-cache` from HTTP/1.0 clients means what `Cache-Control: no-cache` means.
-            if request.headers["Pragma"]?.lowercased().contains("no-cache") == true { control.noCache = true }
+            if pragmaNoCache { control.noCache = true }
             requestControl = control
+            bypassesCache = bypasses
         }
     }
 
@@ -135,18 +155,6 @@ extension HTTPCache {
             store.remove(url: CacheKey.primary(request.url))
         }
         return response
-    }
-
-    /// Requests that manage validation or ranges themselves go straight to the network, unchanged.
-    private static func bypassesCache(_ request: TransportRequest) -> Bool {
-        let headers = request.headers
-        guard headers.count > 0 else { return false }
-        return headers.contains(where: { field in
-            switch field.name.lowercased() {
-            case "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range", "range": true
-            default: false
-            }
-        })
     }
 
     // MARK: Answering from the cache

@@ -9,6 +9,7 @@ enum HTTPDate {
 
     /// The date a field value names, or `nil` when it is not an HTTP date.
     static func parse(_ text: String) -> Date? {
+        if let date = parseFixdate(text) { return date }
         let tokens = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "-" }).map(String.init)
         // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT  → [Sun, 06, Nov, 1994, 08:49:37, GMT]
         // RFC 850:     Sunday, 06-Nov-94 08:49:37 GMT → [Sunday, 06, Nov, 94, 08:49:37, GMT]
@@ -24,12 +25,35 @@ enum HTTPDate {
         return nil
     }
 
-    private static func make(year: Int, month: String, day: String, time: String) -> Date? {
-        guard let monthIndex = months.firstIndex(of: month.lowercased()), let day = Int(day), (1...31).contains(day),
-            (1...9999).contains(year)
+    /// The common case, IMF-fixdate, read at fixed offsets: `Sun, 06 Nov 1994 08:49:37 GMT`.
+    private static func parseFixdate(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[26...28].elementsEqual("GMT".utf8) else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in bytes[range] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        let month = String(decoding: bytes[8..<11], as: UTF8.self)
+        guard let year = number(12..<16), let day = number(5..<7), let hour = number(17..<19),
+            let minute = number(20..<22), let second = number(23..<25)
         else { return nil }
+        return make(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    }
+
+    /// The slow path's fields: day and `hh:mm:ss` still as text.
+    private static func make(year: Int, month: String, day: String, time: String) -> Date? {
         let parts = time.split(separator: ":").map { Int($0) }
-        guard parts.count == 3, let hour = parts[0], let minute = parts[1], let second = parts[2],
+        guard let day = Int(day), parts.count == 3, let hour = parts[0], let minute = parts[1], let second = parts[2]
+        else { return nil }
+        return make(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    }
+
+    private static func make(year: Int, month: String, day: Int, hour: Int, minute: Int, second: Int) -> Date? {
+        guard let monthIndex = months.firstIndex(of: month.lowercased()), (1...31).contains(day), (1...9999).contains(year),
             (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         let days = daysSinceEpoch(year: year, month: monthIndex + 1, day: day)

@@ -315,11 +315,27 @@ final class SQLiteStore: Sendable {
     }
 
     static func decodeHeaders(_ data: Data) -> HTTPHeaders {
-        let text = String(decoding: data, as: UTF8.self)
         var fields: [HTTPHeaders.Field] = []
-        for line in text.split(separator: "\n") {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            fields.append(.init(name: String(line[..<colon]), value: String(line[line.index(after: colon)...])))
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            let bytes = buffer.bindMemory(to: UInt8.self)
+            var lineStart = 0
+            var colon: Int?
+            for index in 0..<bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: ":") where colon == nil:
+                    colon = index
+                case UInt8(ascii: "\n"):
+                    if let colon {
+                        fields.append(.init(
+                            name: String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<colon]), as: UTF8.self),
+                            value: String(decoding: UnsafeBufferPointer(rebasing: bytes[(colon + 1)..<index]), as: UTF8.self)))
+                    }
+                    lineStart = index + 1
+                    colon = nil
+                default:
+                    break
+                }
+            }
         }
         return HTTPHeaders(fields)
     }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// let thumbnails = DataPipeline.standard(named: "met-images", client: client)
-/// thumbnails.prefetch(urls)
+/// await thumbnails.prefetch(urls)
 /// let bytes = try await thumbnails.data(for: url)
 /// ```
 ///
