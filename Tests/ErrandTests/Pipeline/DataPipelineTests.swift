@@ -8,13 +8,29 @@ import Testing
 @Suite("Data pipeline")
 struct DataPipelineTests {
     /// A client whose observer hands every exchange event to a stream, so tests can wait for one.
-    private func makeClient(_ kind: TransportKind, base: URL) -> (APIClient, ExchangeRecorder, AsyncStream<ExchangeEvent>) {
+    private func makeClient(_ kind: TransportKind, base: URL, middleware: [any Middleware] = [])
+        -> (APIClient, ExchangeRecorder, AsyncStream<ExchangeEvent>)
+    {
         let recorder = ExchangeRecorder()
         let (events, continuation) = AsyncStream.makeStream(of: ExchangeEvent.self)
         let client = APIClient(configuration: ClientConfiguration(
-            baseURL: base, transport: kind.make(),
+            baseURL: base, transport: kind.make(), middleware: middleware,
             observers: [recorder, ClosureObserver { continuation.yield($0) }]))
         return (client, recorder, events)
+    }
+
+    /// The first element of a stream, or `nil` if none comes within the time limit.
+    private func first<Element: Sendable>(of stream: AsyncStream<Element>, within limit: Duration) async -> Element? {
+        await withTaskGroup(of: Element?.self) { group in
+            group.addTask { await stream.first { _ in true } }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let result = await group.next() ?? nil
+            group.cancelAll()
+            return result
+        }
     }
 
     private func slowURL(seconds: Int) throws -> URL {
@@ -41,21 +57,25 @@ struct DataPipelineTests {
 
     @Test(.enabled(if: TestServer.httpbin.isUsable), arguments: TransportKind.allCases)
     func aDownloadIsCancelledWhenEveryRequesterCancels(kind: TransportKind) async throws {
-        let (client, _, events) = makeClient(kind, base: try TestServer.httpbin.url())
+        // A middleware just above the transport says when the transfer is handed to the wire.
+        let (handedOver, handOver) = AsyncStream.makeStream(of: Void.self)
+        let signal = ClosureMiddleware { request, _, next in
+            handOver.yield()
+            return try await next(request)
+        }
+        let (client, _, events) = makeClient(kind, base: try TestServer.httpbin.url(), middleware: [signal])
         let pipeline = DataPipeline(client: client)
         let url = try slowURL(seconds: 10)
         let started = ContinuousClock.now
         let requesters = (0..<2).map { _ in Task { try await pipeline.data(for: url) } }
-        // Wait until the download is really under way before cancelling.
-        while await pipeline.activeDownloadCount == 0 { await Task.yield() }
+        #expect(await first(of: handedOver, within: .seconds(5)) != nil)
         for requester in requesters { requester.cancel() }
         for requester in requesters {
             await #expect(throws: ErrandError.self) { try await requester.value }
         }
         #expect(await pipeline.activeDownloadCount == 0)
         // The transfer itself ends as cancelled, long before the server's ten seconds.
-        var iterator = events.makeAsyncIterator()
-        let event = await iterator.next()
+        let event = await first(of: events, within: .seconds(5))
         #expect(event?.error.map { if case .cancelled = $0 { true } else { false } } == true, "\(String(describing: event))")
         #expect(ContinuousClock.now - started < .seconds(8))
     }
@@ -65,9 +85,10 @@ struct DataPipelineTests {
         let (client, recorder, _) = makeClient(kind, base: try TestServer.httpbin.url())
         let pipeline = DataPipeline(client: client)
         let url = try slowURL(seconds: 1)
-        let leaving = Task { try await pipeline.data(for: url) }
         let staying = Task { try await pipeline.data(for: url) }
+        // The download exists once its first requester is registered; whenever the second one leaves, one remains.
         while await pipeline.activeDownloadCount == 0 { await Task.yield() }
+        let leaving = Task { try await pipeline.data(for: url) }
         leaving.cancel()
         let error = await #expect(throws: ErrandError.self) { try await leaving.value }
         #expect(error.map { if case .cancelled = $0 { true } else { false } } == true)
