@@ -169,11 +169,12 @@ public struct APIClient: Sendable {
                 let response = try await transport.send(request)
                 client.report(
                     request, status: response.status, error: nil, started: started, metrics: response.metrics,
-                    cacheStatus: response.cacheStatus)
+                    cacheStatus: request.reportedCacheStatus(for: response))
                 return response
             } catch {
                 client.report(
-                    request, status: nil, error: ErrandError(error), started: started, metrics: nil, cacheStatus: .notUsed)
+                    request, status: nil, error: ErrandError(error), started: started, metrics: nil,
+                    cacheStatus: request.reportedCacheStatus(for: nil))
                 throw error
             }
         }

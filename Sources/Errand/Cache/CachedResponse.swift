@@ -1,0 +1,140 @@
+import Foundation
+
+/// A response as the cache keeps it, with what RFC 9111 needs to judge its freshness.
+struct CachedResponse: Sendable {
+    /// The primary key: the normalized request URL.
+    let url: String
+    /// The secondary key: the values of the request headers the response's `Vary` names.
+    let variant: String
+    /// The status code.
+    let status: Int
+    /// The stored header fields.
+    let headers: HTTPHeaders
+    /// The body, content-decoded.
+    let body: Data
+    /// When the request that produced this response was sent.
+    let requestTime: Date
+    /// When the response was received (or last revalidated).
+    let responseTime: Date
+
+    /// The stored header fields less `Age`, which is recomputed each time the entry is served.
+    let headersWithoutAge: HTTPHeaders
+    /// The parsed `Cache-Control` directives.
+    let control: CacheControl
+    /// The lower-cased field names `Vary` lists.
+    let varyNames: [String]
+    /// The lifetime the server stated (`max-age`, else `Expires` − `Date`), in seconds.
+    let explicitLifetime: TimeInterval?
+    /// The lifetime guessed from `Last-Modified` (10% of its age, at most a day) when none is stated.
+    let heuristicLifetime: TimeInterval
+    /// The age the response already had when it arrived (RFC 9111 §4.2.3).
+    let correctedInitialAge: TimeInterval
+
+    /// Builds an entry, computing its freshness inputs from the headers once.
+    init(
+        url: String, variant: String, status: Int, headers: HTTPHeaders, body: Data, requestTime: Date,
+        responseTime: Date
+    ) {
+        self.url = url
+        self.variant = variant
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+        // One pass over the fields (names compared by length first): this runs for every entry read from disk.
+        var withoutAge: [HTTPHeaders.Field] = []
+        withoutAge.reserveCapacity(headers.count)
+        var cacheControl: [String] = []
+        var dateText, expiresText, lastModifiedText, ageText: String?
+        var varyFields = HTTPHeaders()
+        for field in headers {
+            let length = field.name.utf8.count
+            let name = length == 3 || length == 4 || length == 7 || length == 13 ? field.name.lowercased() : ""
+            switch name {
+            case "age": ageText = ageText ?? field.value
+            case "date": dateText = dateText ?? field.value
+            case "vary": varyFields.add(name: "Vary", value: field.value)
+            case "expires": expiresText = expiresText ?? field.value
+            case "cache-control": cacheControl.append(field.value)
+            case "last-modified": lastModifiedText = lastModifiedText ?? field.value
+            default: break
+            }
+            if name != "age" { withoutAge.append(field) }
+        }
+        headersWithoutAge = HTTPHeaders(withoutAge)
+        control = CacheControl(values: cacheControl)
+        varyNames = varyFields.count == 0 ? [] : CacheKey.varyNames(varyFields)
+
+        let date = dateText.flatMap(HTTPDate.parse) ?? responseTime
+        if let maxAge = control.maxAge {
+            explicitLifetime = TimeInterval(maxAge)
+        } else if control.hasInvalidMaxAge {
+            explicitLifetime = 0
+        } else if let expiresText {
+            // An Expires that is not a date (often "0" or "-1") means already expired (RFC 9111 §5.3).
+            explicitLifetime = HTTPDate.parse(expiresText).map { max(0, $0.timeIntervalSince(date)) } ?? 0
+        } else {
+            explicitLifetime = nil
+        }
+        if let lastModified = lastModifiedText.flatMap(HTTPDate.parse), lastModified < date {
+            heuristicLifetime = min(date.timeIntervalSince(lastModified) / 10, 86_400)
+        } else {
+            heuristicLifetime = 0
+        }
+        let ageValue = ageText.flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        let apparentAge = max(0, responseTime.timeIntervalSince(date))
+        let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
+        correctedInitialAge = max(apparentAge, max(0, ageValue) + responseDelay)
+    }
+
+    /// The entry's current age (RFC 9111 §4.2.3).
+    func age(at now: Date) -> TimeInterval {
+        correctedInitialAge + max(0, now.timeIntervalSince(responseTime))
+    }
+
+    /// How long the entry is fresh: the stated lifetime, else `fallbackLifetime` (the TTL override), else the
+    /// heuristic.
+    func lifetime(fallback fallbackLifetime: TimeInterval?) -> TimeInterval {
+        explicitLifetime ?? fallbackLifetime ?? heuristicLifetime
+    }
+
+    /// Whether the entry may be served without asking the server.
+    func isFresh(at now: Date, fallbackLifetime: TimeInterval?) -> Bool {
+        !control.noCache && age(at: now) < lifetime(fallback: fallbackLifetime)
+    }
+
+    /// How long past its lifetime the entry is (zero while fresh).
+    func staleness(at now: Date, fallbackLifetime: TimeInterval?) -> TimeInterval {
+        max(0, age(at: now) - lifetime(fallback: fallbackLifetime))
+    }
+
+    /// Whether the server gave a validator to revalidate with.
+    var hasValidator: Bool { headers.contains("ETag") || headers.contains("Last-Modified") }
+
+    /// Whether this entry answers a request with these headers (its `Vary` fields match).
+    func matches(_ requestHeaders: HTTPHeaders) -> Bool {
+        varyNames.isEmpty ? variant.isEmpty : CacheKey.variant(names: varyNames, requestHeaders: requestHeaders) == variant
+    }
+
+    /// The entry after a 304: stored fields replaced by those the 304 carries (RFC 9111 §3.2), times reset.
+    func refreshed(with notModified: HTTPHeaders, requestTime: Date, responseTime: Date) -> CachedResponse {
+        // These describe the stored body's framing, which a 304 does not change.
+        let kept: Set<String> = ["content-length", "content-encoding", "transfer-encoding", "content-range"]
+        var merged = headers
+        var replaced = Set<String>()
+        for field in notModified where !kept.contains(field.name.lowercased()) {
+            let name = field.name.lowercased()
+            if replaced.insert(name).inserted { merged.remove(field.name) }
+            merged.add(name: field.name, value: field.value)
+        }
+        return CachedResponse(
+            url: url, variant: variant, status: status, headers: merged, body: body, requestTime: requestTime,
+            responseTime: responseTime)
+    }
+
+    /// The bytes this entry costs in memory and on disk, roughly.
+    var cost: Int {
+        body.count + url.utf8.count + variant.utf8.count + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+    }
+}

@@ -1,0 +1,359 @@
+import CSQLite
+import Foundation
+import Synchronization
+
+/// The disk tier: cached responses in one SQLite file (WAL, mode 0600), kept under a size limit by evicting the
+/// least recently used.
+///
+/// One connection behind a mutex serves every task of the process; other processes may share the file (SQLite's
+/// locking and a busy timeout keep them apart). A file that is not a database, or is damaged, is replaced by an empty
+/// cache when it is opened or when damage shows up later; a write interrupted by a crash is rolled back by SQLite.
+/// Failures never reach the caller: a read that fails is a miss and a write that fails is skipped.
+final class SQLiteStore: Sendable {
+    /// The database file.
+    let fileURL: URL
+    /// The most bytes of entries kept (bodies, headers and keys; SQLite's own overhead comes on top).
+    let sizeLimit: Int
+
+    private struct State {
+        var connection: SQLiteConnection?
+        /// The recency clock: every read or write takes the next tick.
+        var clock: Int64 = 0
+        /// Reads not yet written back: the recency of entries read since the last write (key → tick).
+        var touched: [String: Int64] = [:]
+    }
+
+    private let state: Mutex<State>
+    static let schemaVersion = 1
+
+    /// Opens or creates the store, recreating a damaged file.
+    init(fileURL: URL, sizeLimit: Int) throws(CacheStorageError) {
+        self.fileURL = fileURL
+        self.sizeLimit = max(0, sizeLimit)
+        let path = fileURL.path
+        do {
+            try Self.prepareFile(at: fileURL)
+        } catch {
+            throw CacheStorageError(path: path, reason: "the cache file could not be created (\(error))")
+        }
+        let connection: SQLiteConnection
+        var clock: Int64 = 0
+        do {
+            (connection, clock) = try Self.openRecreatingIfDamaged(path: path)
+        } catch {
+            throw CacheStorageError(path: path, reason: error.description)
+        }
+        state = Mutex(State(connection: connection, clock: clock))
+    }
+
+    deinit {
+        state.withLock { state in
+            guard let connection = state.connection else { return }
+            try? Self.writeTouches(&state, connection)
+        }
+    }
+
+    // MARK: Reading
+
+    /// Every stored variant for a primary key.
+    func responses(for url: String) -> [CachedResponse] {
+        state.withLock { state in
+            var found: [CachedResponse] = []
+            perform(&state) { connection, state throws(SQLiteError) in
+                found = []
+                try connection.query(
+                    "SELECT key, variant, status, headers, body, request_time, response_time FROM entries WHERE grp = ?",
+                    [.text(url)]
+                ) { row throws(SQLiteError) in
+                    state.clock += 1
+                    state.touched[row.text(0)] = state.clock
+                    found.append(CachedResponse(
+                        url: url, variant: row.text(1), status: Int(row.integer(2)),
+                        headers: Self.decodeHeaders(row.blob(3)), body: row.blob(4),
+                        requestTime: Date(timeIntervalSince1970: row.real(5)),
+                        responseTime: Date(timeIntervalSince1970: row.real(6))))
+                }
+            }
+            if state.touched.count > 1_000 {
+                perform(&state) { connection, state throws(SQLiteError) in try Self.writeTouches(&state, connection) }
+            }
+            return found
+        }
+    }
+
+    /// The bytes of all entries, as counted against ``sizeLimit``.
+    var byteCount: Int {
+        state.withLock { state in
+            var total = 0
+            perform(&state) { connection, state throws(SQLiteError) in
+                try connection.query("SELECT size FROM totals WHERE id = 1") { total = Int($0.integer(0)) }
+            }
+            return total
+        }
+    }
+
+    /// The number of entries.
+    var entryCount: Int {
+        state.withLock { state in
+            var total = 0
+            perform(&state) { connection, state throws(SQLiteError) in
+                try connection.query("SELECT count FROM totals WHERE id = 1") { total = Int($0.integer(0)) }
+            }
+            return total
+        }
+    }
+
+    // MARK: Writing
+
+    /// Stores an entry (replacing one with the same keys), then evicts the least recently used down to the limit.
+    /// An entry bigger than a quarter of the limit is not stored (any older one under its keys is removed).
+    func store(_ response: CachedResponse) {
+        let key = Self.key(response)
+        let size = response.cost
+        state.withLock { state in
+            perform(&state) { connection, state throws(SQLiteError) in
+                try Self.transaction(connection) { () throws(SQLiteError) in
+                    try Self.writeTouches(&state, connection)
+                    guard size <= sizeLimit / 4 else {
+                        try connection.query("DELETE FROM entries WHERE key = ?", [.text(key)])
+                        return
+                    }
+                    state.clock += 1
+                    try connection.query(
+                        """
+                        INSERT INTO entries (key, grp, variant, status, headers, body, request_time, response_time, size, accessed)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (key) DO UPDATE SET status = excluded.status, headers = excluded.headers,
+                            body = excluded.body, request_time = excluded.request_time,
+                            response_time = excluded.response_time, size = excluded.size, accessed = excluded.accessed
+                        """,
+                        [
+                            .text(key), .text(response.url), .text(response.variant), .integer(Int64(response.status)),
+                            .blob(Self.encodeHeaders(response.headers)), .blob(response.body),
+                            .real(response.requestTime.timeIntervalSince1970),
+                            .real(response.responseTime.timeIntervalSince1970), .integer(Int64(size)),
+                            .integer(state.clock),
+                        ])
+                    try evict(connection)
+                }
+            }
+        }
+    }
+
+    /// Removes every variant stored for a primary key.
+    func remove(url: String) {
+        state.withLock { state in
+            perform(&state) { connection, state throws(SQLiteError) in
+                try connection.query("DELETE FROM entries WHERE grp = ?", [.text(url)])
+            }
+        }
+    }
+
+    /// Removes every entry.
+    func removeAll() {
+        state.withLock { state in
+            state.touched = [:]
+            perform(&state) { connection, state throws(SQLiteError) in try connection.execute("DELETE FROM entries") }
+        }
+    }
+
+    /// Deletes least recently used entries until the total is within the limit.
+    private func evict(_ connection: SQLiteConnection) throws(SQLiteError) {
+        while true {
+            var total = 0
+            try connection.query("SELECT size FROM totals WHERE id = 1") { total = Int($0.integer(0)) }
+            guard total > sizeLimit else { return }
+            var oldest: [String] = []
+            try connection.query("SELECT key FROM entries ORDER BY accessed LIMIT 16") { oldest.append($0.text(0)) }
+            guard !oldest.isEmpty else { return }
+            for key in oldest {
+                try connection.query("DELETE FROM entries WHERE key = ?", [.text(key)])
+                try connection.query("SELECT size FROM totals WHERE id = 1") { total = Int($0.integer(0)) }
+                if total <= sizeLimit { return }
+            }
+        }
+    }
+
+    // MARK: Failure handling
+
+    /// Runs `body` on the connection; a damaged file is replaced by a fresh one, any other failure is dropped.
+    private func perform(_ state: inout State, _ body: (SQLiteConnection, inout State) throws(SQLiteError) -> Void) {
+        guard let connection = state.connection else { return }
+        do {
+            try body(connection, &state)
+        } catch where error.meansDamagedFile {
+            state.connection = nil
+            state.touched = [:]
+            Self.removeFiles(at: fileURL.path)
+            try? Self.prepareFile(at: fileURL)
+            if let (fresh, clock) = try? Self.open(path: fileURL.path) {
+                state.connection = fresh
+                state.clock = clock
+            }
+        } catch {
+            // Busy beyond the timeout, disk full, read-only: the cache is an optimisation, so carry on without it.
+        }
+    }
+
+    private static func transaction(_ connection: SQLiteConnection, _ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            try body()
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private static func writeTouches(_ state: inout State, _ connection: SQLiteConnection) throws(SQLiteError) {
+        guard !state.touched.isEmpty else { return }
+        let touched = state.touched
+        state.touched = [:]
+        for (key, tick) in touched {
+            try connection.query("UPDATE entries SET accessed = ? WHERE key = ?", [.integer(tick), .text(key)])
+        }
+    }
+
+    // MARK: Opening
+
+    private static func openRecreatingIfDamaged(path: String) throws(SQLiteError) -> (SQLiteConnection, Int64) {
+        do {
+            return try open(path: path)
+        } catch where error.meansDamagedFile {
+            removeFiles(at: path)
+            try? prepareFile(at: URL(fileURLWithPath: path))
+            return try open(path: path)
+        }
+    }
+
+    /// Opens the file, creates or upgrades the schema, and checks that the entries table reads end to end.
+    private static func open(path: String) throws(SQLiteError) -> (SQLiteConnection, Int64) {
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+        var version: Int64 = 0
+        try connection.query("PRAGMA user_version") { version = $0.integer(0) }
+        if version != Int64(schemaVersion) {
+            try transaction(connection) { () throws(SQLiteError) in
+                // Another process may have created the schema while this one waited for the lock.
+                try connection.query("PRAGMA user_version") { version = $0.integer(0) }
+                if version != Int64(schemaVersion) { try connection.execute(schema) }
+            }
+        }
+        // Reading every row's size walks the whole table: a damaged page shows up here, at open, as an error.
+        var count: Int64 = 0
+        var size: Int64 = 0
+        var clock: Int64 = 0
+        try connection.query("SELECT count(*), coalesce(sum(size), 0), coalesce(max(accessed), 0) FROM entries") { row in
+            count = row.integer(0)
+            size = row.integer(1)
+            clock = row.integer(2)
+        }
+        try connection.query(
+            "UPDATE totals SET size = ?, count = ? WHERE id = 1 AND (size != ? OR count != ?)",
+            [.integer(size), .integer(count), .integer(size), .integer(count)])
+        return (connection, clock)
+    }
+
+    /// Creates the folder (0700) and an empty file (0600) so SQLite and its WAL files never use wider permissions.
+    private static func prepareFile(at url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let descriptor = Foundation.open(url.path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
+        fchmod(descriptor, 0o600)
+        close(descriptor)
+    }
+
+    private static func removeFiles(at path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+    }
+
+    static let schema = """
+        DROP TABLE IF EXISTS entries;
+        DROP TABLE IF EXISTS totals;
+        CREATE TABLE entries (
+            key TEXT NOT NULL UNIQUE,
+            grp TEXT NOT NULL,
+            variant TEXT NOT NULL,
+            status INTEGER NOT NULL,
+            headers BLOB NOT NULL,
+            body BLOB NOT NULL,
+            request_time REAL NOT NULL,
+            response_time REAL NOT NULL,
+            size INTEGER NOT NULL,
+            accessed INTEGER NOT NULL
+        );
+        CREATE INDEX entries_grp ON entries (grp);
+        CREATE INDEX entries_accessed ON entries (accessed);
+        CREATE TABLE totals (id INTEGER PRIMARY KEY CHECK (id = 1), size INTEGER NOT NULL, count INTEGER NOT NULL);
+        INSERT INTO totals VALUES (1, 0, 0);
+        CREATE TRIGGER entries_inserted AFTER INSERT ON entries BEGIN
+            UPDATE totals SET size = size + NEW.size, count = count + 1 WHERE id = 1;
+        END;
+        CREATE TRIGGER entries_deleted AFTER DELETE ON entries BEGIN
+            UPDATE totals SET size = size - OLD.size, count = count - 1 WHERE id = 1;
+        END;
+        CREATE TRIGGER entries_resized AFTER UPDATE OF size ON entries BEGIN
+            UPDATE totals SET size = size - OLD.size + NEW.size WHERE id = 1;
+        END;
+        PRAGMA user_version = \(schemaVersion);
+        """
+
+    // MARK: Encoding
+
+    private static func key(_ response: CachedResponse) -> String {
+        response.variant.isEmpty ? response.url : response.url + "\n" + response.variant
+    }
+
+    /// Header fields as `name:value` lines (parsed field values never contain a line break).
+    static func encodeHeaders(_ headers: HTTPHeaders) -> Data {
+        var text = ""
+        for field in headers { text += field.name + ":" + field.value + "\n" }
+        return Data(text.utf8)
+    }
+
+    static func decodeHeaders(_ data: Data) -> HTTPHeaders {
+        var fields: [HTTPHeaders.Field] = []
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            let bytes = buffer.bindMemory(to: UInt8.self)
+            var lineStart = 0
+            var colon: Int?
+            for index in 0..<bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: ":") where colon == nil:
+                    colon = index
+                case UInt8(ascii: "\n"):
+                    if let colon {
+                        fields.append(.init(
+                            name: String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<colon]), as: UTF8.self),
+                            value: String(decoding: UnsafeBufferPointer(rebasing: bytes[(colon + 1)..<index]), as: UTF8.self)))
+                    }
+                    lineStart = index + 1
+                    colon = nil
+                default:
+                    break
+                }
+            }
+        }
+        return HTTPHeaders(fields)
+    }
+}
+
+/// The disk cache could not be opened: the folder or file cannot be created, or SQLite refused the file.
+public struct CacheStorageError: Error, Sendable, CustomStringConvertible {
+    /// The database file.
+    public var path: String
+    /// What went wrong.
+    public var reason: String
+
+    /// Creates an error.
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    /// The file and the reason.
+    public var description: String { "The cache at \(path) could not be opened: \(reason)" }
+}
