@@ -13,9 +13,15 @@ public struct APIClient: Sendable {
     /// The client's configuration.
     public let configuration: ClientConfiguration
 
+    /// Whether requests relative to the base URL may be sent, decided once: the scheme and host come from it.
+    private let baseURLCheck: Result<Void, ErrandError>
+
     /// Creates a client.
     public init(configuration: ClientConfiguration) {
         self.configuration = configuration
+        self.baseURLCheck = Result { () throws(ErrandError) in
+            try URLSecurity.check(configuration.baseURL, allowsInsecureHTTP: configuration.allowsInsecureHTTP)
+        }
     }
 
     /// Creates a client with the default configuration for a base URL.
@@ -86,7 +92,11 @@ public struct APIClient: Sendable {
     /// Builds the transport request: URL, merged headers, body, timeouts, limits. Checks URL and header security.
     public func makeTransportRequest<Value>(_ request: Request<Value>) throws(ErrandError) -> TransportRequest {
         let url = try makeURL(request)
-        try URLSecurity.check(url, allowsInsecureHTTP: configuration.allowsInsecureHTTP)
+        if case .url = request.target {
+            try URLSecurity.check(url, allowsInsecureHTTP: configuration.allowsInsecureHTTP)
+        } else {
+            try baseURLCheck.get()
+        }
         var headers = configuration.headers.merging(request.headers)
         var body = TransportBody.none
         if let requestBody = request.body {

@@ -30,7 +30,7 @@ public struct Request<Response>: Sendable {
     public typealias Target = RequestTarget
 
     /// The 2xx range: what counts as success by default.
-    public static var successCodes: Set<Int> { Set(200..<300) }
+    public static var successCodes: Set<Int> { successRange }
 
     /// Creates a request to a path relative to the client's base URL.
     public init(
@@ -87,6 +87,9 @@ public struct Request<Response>: Sendable {
         return copy
     }
 }
+
+/// Built once: every request starts with it.
+private let successRange = Set(200..<300)
 
 /// Where a request goes: a path or segments relative to the client's base URL, or an absolute URL.
 public enum RequestTarget: Sendable, Hashable {
