@@ -83,4 +83,25 @@ struct MiddlewareTests {
         #expect(try await fault.log().count == 5)
         #expect(recorder.attempts == [1, 1, 1, 1, 1])
     }
+
+    @Test("the one-expression chain retries and limits like the separate middleware", arguments: TransportKind.allCases)
+    func resilientChainRetriesAndLimits(transport: TransportKind) async throws {
+        let fault = try FaultScenario(transport)
+        let recorder = EventRecorder()
+        let policy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(20), jitter: .none)
+        let client = fault.client(
+            Resilience.middleware(retry: policy, rateLimiter: RateLimiter(rate: 1_000, burst: 20), maxConcurrent: 2),
+            observers: [recorder])
+        #expect(try await client.send(Request<Data>(path: fault.path("fail", "2", "503"))).status == 200)
+        #expect(recorder.attempts == [1, 2, 3])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    _ = try await client.send(Request<Data>(path: fault.path("slow"), query: [QueryItem("ms", "40")]))
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await fault.stats().maxInFlight <= 2)
+    }
 }
