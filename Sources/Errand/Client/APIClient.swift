@@ -15,6 +15,8 @@ public struct APIClient: Sendable {
 
     /// Whether requests relative to the base URL may be sent, decided once: the scheme and host come from it.
     private let baseURLCheck: Result<Void, ErrandError>
+    /// The middleware chain ending in the transport, built once.
+    private let pipeline: Middleware.Next
 
     /// Creates a client.
     public init(configuration: ClientConfiguration) {
@@ -22,6 +24,7 @@ public struct APIClient: Sendable {
         self.baseURLCheck = Result { () throws(ErrandError) in
             try URLSecurity.check(configuration.baseURL, allowsInsecureHTTP: configuration.allowsInsecureHTTP)
         }
+        self.pipeline = Self.makePipeline(configuration)
     }
 
     /// Creates a client with the default configuration for a base URL.
@@ -82,7 +85,7 @@ public struct APIClient: Sendable {
             return response
         } catch {
             let failure = ErrandError(error)
-            report(built, status: nil, error: failure, started: started, metrics: nil, cacheStatus: .notUsed)
+            Self.report(configuration, built, status: nil, error: failure, started: started, metrics: nil, cacheStatus: .notUsed)
             throw failure
         }
     }
@@ -153,9 +156,9 @@ public struct APIClient: Sendable {
         let response: TransportResponse
         do {
             try Task.checkCancellation()
-            response = try await chain()(built)
+            response = try await pipeline(built)
         } catch {
-            throw redacted(ErrandError(error))
+            throw Self.redacted(ErrandError(error), configuration.redaction)
         }
         guard request.acceptedStatusCodes.contains(response.status) else {
             throw statusError(response)
@@ -169,36 +172,35 @@ public struct APIClient: Sendable {
     }
 
     /// The middleware chain ending in the transport; the transport step reports each attempt to observers.
-    private func chain() -> Middleware.Next {
+    private static func makePipeline(_ configuration: ClientConfiguration) -> Middleware.Next {
         let transport = configuration.transport
         let context = MiddlewareContext(observers: configuration.observers, redaction: configuration.redaction)
-        let client = self
         return configuration.middleware.chained(context: context) { request in
             let started = ContinuousClock.now
             do {
                 let response = try await transport.send(request)
-                client.report(
-                    request, status: response.status, error: nil, started: started, metrics: response.metrics,
+                report(
+                    configuration, request, status: response.status, error: nil, started: started, metrics: response.metrics,
                     cacheStatus: request.reportedCacheStatus(for: response))
                 return response
             } catch {
-                client.report(
-                    request, status: nil, error: ErrandError(error), started: started, metrics: nil,
+                report(
+                    configuration, request, status: nil, error: ErrandError(error), started: started, metrics: nil,
                     cacheStatus: request.reportedCacheStatus(for: nil))
                 throw error
             }
         }
     }
 
-    private func report(
-        _ request: TransportRequest, status: Int?, error: ErrandError?, started: ContinuousClock.Instant,
+    private static func report(
+        _ configuration: ClientConfiguration, _ request: TransportRequest, status: Int?, error: ErrandError?, started: ContinuousClock.Instant,
         metrics: TransferMetrics?, cacheStatus: CacheStatus
     ) {
         guard !configuration.observers.isEmpty else { return }
         let redaction = configuration.redaction
         let event = ExchangeEvent(
             method: request.method, url: redaction.redact(request.url), requestHeaders: redaction.redact(request.headers),
-            status: status, error: error.map(redacted), duration: ContinuousClock.now - started,
+            status: status, error: error.map { redacted($0, configuration.redaction) }, duration: ContinuousClock.now - started,
             bytesReceived: metrics?.bytesReceived ?? 0, bytesSent: metrics?.bytesSent ?? 0,
             attempt: request.options.attempt, cacheStatus: cacheStatus, metrics: metrics)
         for observer in configuration.observers { observer.exchangeDidFinish(event) }
@@ -216,8 +218,7 @@ public struct APIClient: Sendable {
     }
 
     /// Hides secrets in the URLs an error carries.
-    private func redacted(_ error: ErrandError) -> ErrandError {
-        let redaction = configuration.redaction
+    private static func redacted(_ error: ErrandError, _ redaction: Redaction) -> ErrandError {
         switch error {
         case .transport(var failure):
             failure.url = failure.url.flatMap { URL(string: redaction.redact($0)) }
