@@ -14,15 +14,18 @@ public struct APIClient: Sendable {
     public let configuration: ClientConfiguration
 
     /// Whether requests relative to the base URL may be sent, decided once: the scheme and host come from it.
-    private let baseURLCheck: Result<Void, ErrandError>
+    private let baseURLRefusal: ErrandError?
     /// The middleware chain ending in the transport, built once.
     private let pipeline: Middleware.Next
 
     /// Creates a client.
     public init(configuration: ClientConfiguration) {
         self.configuration = configuration
-        self.baseURLCheck = Result { () throws(ErrandError) in
+        do {
             try URLSecurity.check(configuration.baseURL, allowsInsecureHTTP: configuration.allowsInsecureHTTP)
+            self.baseURLRefusal = nil
+        } catch {
+            self.baseURLRefusal = error
         }
         self.pipeline = Self.makePipeline(configuration)
     }
@@ -98,7 +101,7 @@ public struct APIClient: Sendable {
         if case .url = request.target {
             try URLSecurity.check(url, allowsInsecureHTTP: configuration.allowsInsecureHTTP)
         } else {
-            try baseURLCheck.get()
+            if let baseURLRefusal { throw baseURLRefusal }
         }
         var headers = configuration.headers.merging(request.headers)
         var body = TransportBody.none
