@@ -17,7 +17,10 @@ public protocol Middleware: Sendable {
     typealias Next = @Sendable (TransportRequest) async throws -> TransportResponse
 
     /// Handles one request.
-    func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws -> TransportResponse
+    ///
+    /// `next` may escape (coalescing runs it in a task of its own); implementations that only call it may take it
+    /// non-escaping.
+    func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws -> TransportResponse
 }
 
 /// What middleware may use besides the request: the client's observers and redaction rules.

@@ -1,0 +1,65 @@
+import Synchronization
+
+/// Middleware that starts requests no faster than a ``RateLimiter`` allows, and slows it down after a 429.
+///
+/// Give it one limiter to share one budget across every host a client talks to (and across clients, by passing the
+/// same limiter), or use ``perHost(rate:burst:)`` for a budget per host.
+public struct RateLimitMiddleware: Middleware {
+    private enum Scope: Sendable {
+        case shared(RateLimiter)
+        case perHost(PerHostLimiters)
+    }
+
+    private let scope: Scope
+
+    /// Limits every request with one limiter.
+    public init(limiter: RateLimiter) {
+        scope = .shared(limiter)
+    }
+
+    /// Limits requests with a limiter of its own for each host (and port), made on first use.
+    public static func perHost(rate: Double, burst: Int = 1) -> RateLimitMiddleware {
+        RateLimitMiddleware(scope: .perHost(PerHostLimiters(rate: rate, burst: burst)))
+    }
+
+    private init(scope: Scope) {
+        self.scope = scope
+    }
+
+    /// Waits for a turn, sends the request, and reports a 429 to the limiter.
+    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws -> TransportResponse {
+        let limiter: RateLimiter
+        switch scope {
+        case .shared(let shared): limiter = shared
+        case .perHost(let limiters): limiter = limiters.limiter(for: request)
+        }
+        try await limiter.acquire()
+        let response = try await next(request)
+        if response.status == 429 {
+            limiter.slowDown(retryAfter: RetryAfter.delay(in: response.headers))
+        }
+        return response
+    }
+}
+
+/// One rate limiter per host, created on first use.
+final class PerHostLimiters: Sendable {
+    private let rate: Double
+    private let burst: Int
+    private let limiters = Mutex<[String: RateLimiter]>([:])
+
+    init(rate: Double, burst: Int) {
+        self.rate = rate
+        self.burst = burst
+    }
+
+    func limiter(for request: TransportRequest) -> RateLimiter {
+        let host = (request.url.host ?? "").lowercased() + ":" + String(request.url.port ?? -1)
+        return limiters.withLock { limiters in
+            if let existing = limiters[host] { return existing }
+            let created = RateLimiter(rate: rate, burst: burst)
+            limiters[host] = created
+            return created
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// Middleware that retries transient failures by a ``RetryPolicy``.
+///
+/// Every attempt goes through the rest of the chain with ``RequestOptions/attempt`` set (1, 2, …), so observers see
+/// each one. When retries run out, the last response is returned (the client then reports its status) or the last
+/// failure is thrown. A 403 HTML page is never retried: the client reports it as ``ErrandError/blocked(_:)``.
+/// Cancelling the calling task during a backoff wait ends the wait at once with ``ErrandError/cancelled``.
+///
+/// Put it before rate and concurrency limiters so that every attempt waits for its own turn, and no slot is held
+/// during the backoff.
+public struct RetryMiddleware: Middleware {
+    /// The policy for requests that do not set ``RequestOptions/retryPolicy``.
+    public var policy: RetryPolicy
+
+    /// Creates retry middleware.
+    public init(policy: RetryPolicy = .default) {
+        self.policy = policy
+    }
+
+    /// Sends the request, and again while the policy allows.
+    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws -> TransportResponse {
+        let policy = request.options.retryPolicy ?? self.policy
+        guard policy.allowsRetry(of: request) else { return try await next(request) }
+        let clock = ContinuousClock()
+        let deadline = policy.deadline.map { clock.now + $0 }
+        var attempt = 1
+        while true {
+            var current = request
+            if attempt > 1 { current.options.attempt = attempt }
+            if let deadline {
+                let remaining = deadline - clock.now
+                current.timeouts.total = min(current.timeouts.total ?? remaining, remaining)
+            }
+            let wait: Duration
+            do {
+                let response = try await next(current)
+                guard attempt < policy.maxAttempts, policy.isRetryable(response) else { return response }
+                let retryAfter = RetryAfter.delay(in: response.headers)
+                if let retryAfter, retryAfter > policy.maxRetryAfter { return response }
+                wait = retryAfter ?? policy.backoff(beforeRetry: attempt)
+                guard Self.fits(wait, before: deadline, clock: clock) else { return response }
+            } catch {
+                let failure = ErrandError(error)
+                if Task.isCancelled { throw ErrandError.cancelled }
+                guard attempt < policy.maxAttempts, policy.isRetryable(failure) else { throw failure }
+                wait = policy.backoff(beforeRetry: attempt)
+                guard Self.fits(wait, before: deadline, clock: clock) else { throw failure }
+            }
+            do {
+                try await Task.sleep(for: wait)
+            } catch {
+                throw ErrandError.cancelled
+            }
+            attempt += 1
+        }
+    }
+
+    /// Whether a wait still leaves time for another attempt before the deadline.
+    private static func fits(_ wait: Duration, before deadline: ContinuousClock.Instant?, clock: ContinuousClock) -> Bool {
+        guard let deadline else { return true }
+        return clock.now + wait < deadline
+    }
+}
