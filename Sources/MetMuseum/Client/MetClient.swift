@@ -1,0 +1,76 @@
+import Errand
+import Foundation
+
+/// A client of The Met Collection API (https://metmuseum.github.io): search, objects, departments.
+///
+/// ```swift
+/// let met = MetClient()
+/// let found = try await met.search(SearchQuery("sunflowers", hasImages: true))
+/// let first = try await met.object(id: found.ids[0])
+/// ```
+/// A `MetClient` is a value that can be shared between tasks. Every method throws ``MetError``: an object that does
+/// not exist is ``MetError/notFound(objectID:message:)``, one the API does not serve (loans)
+/// ``MetError/notAvailable(objectID:message:)``, the Met's bot protection ``MetError/blocked(_:)``.
+public struct MetClient: Sendable {
+    /// The Met's server root; the SDK adds `/public/collection/v1/`.
+    public static let defaultBaseURL = URL(string: "https://collectionapi.metmuseum.org")!
+
+    /// The Errand client every request goes through.
+    public let client: APIClient
+
+    /// Creates a client of the Met at `baseURL` (a server root, such as a local replica's), with extra headers and
+    /// middleware.
+    public init(
+        baseURL: URL = MetClient.defaultBaseURL, transport: (any Transport)? = nil, headers: HTTPHeaders = [:],
+        middleware: [any Middleware] = []
+    ) {
+        self.init(client: APIClient(configuration: ClientConfiguration(
+            baseURL: baseURL, headers: headers, transport: transport, middleware: middleware)))
+    }
+
+    /// Creates a client on a configured Errand client whose base URL is the Met's server root.
+    public init(client: APIClient) {
+        self.client = client
+    }
+
+    // MARK: Endpoints
+
+    /// The IDs of every object, or of those updated since a day or held by some departments (`objects`).
+    ///
+    /// - Parameters:
+    ///   - updatedSince: only objects whose record changed on or after this day (UTC).
+    ///   - departmentIDs: only objects of these departments.
+    public func objectIDs(updatedSince: Date? = nil, departmentIDs: [Int] = []) async throws(MetError) -> ObjectIDList {
+        try await send(MetPaths.objectIDs(updatedSince: updatedSince, departmentIDs: departmentIDs))
+    }
+
+    /// One object (`objects/{id}`).
+    ///
+    /// - Throws: ``MetError/notFound(objectID:message:)`` when there is no such object (or the ID is not positive),
+    ///   ``MetError/notAvailable(objectID:message:)`` when the API does not serve it.
+    public func object(id: Int) async throws(MetError) -> MetObject {
+        guard id > 0 else { throw .notFound(objectID: id, message: "Object IDs are positive numbers.") }
+        return try await send(MetPaths.object(id: id), objectID: id)
+    }
+
+    /// The museum's departments (`departments`).
+    public func departments() async throws(MetError) -> [Department] {
+        try await send(MetPaths.departments()).departments
+    }
+
+    /// Searches the collection (`search`); the IDs of matching objects, or none (never `nil`).
+    ///
+    /// - Throws: ``MetError/invalidQuery(_:)`` before any request when the query is not valid.
+    public func search(_ query: SearchQuery) async throws(MetError) -> ObjectIDList {
+        try await send(try MetPaths.search(query))
+    }
+
+    /// Sends a request and reads failures in the Met's terms.
+    func send<Value: Decodable & Sendable>(_ request: Request<Value>, objectID: Int? = nil) async throws(MetError) -> Value {
+        do {
+            return try await client.send(request).value
+        } catch {
+            throw MetError(error, objectID: objectID)
+        }
+    }
+}

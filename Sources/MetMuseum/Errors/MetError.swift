@@ -1,0 +1,113 @@
+import Errand
+import Foundation
+
+/// Every failure the Met SDK reports, each a distinct case with one sentence for an end user (``userMessage``).
+public enum MetError: Error, Sendable {
+    /// The Met has no such object, or no such resource (HTTP 404 `{"message":"ObjectID not found"}`).
+    case notFound(objectID: Int?, message: String)
+    /// The object exists but the API does not serve it, as for some loans (`{"message":"Not a valid object"}`).
+    case notAvailable(objectID: Int?, message: String)
+    /// The Met's bot protection refused the request (HTTP 403 with an HTML page), usually after more than ~80 requests
+    /// per second. Wait before sending more.
+    case blocked(StatusFailure)
+    /// The collection service is down (HTTP 503), still after the client's retries.
+    case serviceUnavailable(StatusFailure)
+    /// The search or request was not sent because it is not valid (the reason says why).
+    case invalidQuery(String)
+    /// Any other failure of the request: the wire, an unexpected status, a body that did not decode, cancellation.
+    case request(ErrandError)
+}
+
+extension MetError: LocalizedError, CustomStringConvertible, CustomDebugStringConvertible {
+    /// One sentence fit to show an end user.
+    public var userMessage: String {
+        switch self {
+        case .notFound(let objectID?, _):
+            return "The Met's collection has no object with ID \(objectID)."
+        case .notFound(nil, _):
+            return "The Met's collection service has no such resource."
+        case .notAvailable(let objectID?, _):
+            return "Object \(objectID) exists but is not available through The Met's API (it may be on loan)."
+        case .notAvailable(nil, _):
+            return "This object is not available through The Met's API (it may be on loan)."
+        case .blocked:
+            return "The Met's servers blocked the requests as automated traffic (HTTP 403); "
+                + "wait a few minutes before trying again, and send fewer requests per second."
+        case .serviceUnavailable:
+            return "The Met's collection service is temporarily unavailable (HTTP 503); try again later."
+        case .invalidQuery(let reason):
+            return "The request was not sent: \(reason)"
+        case .request(let error):
+            return error.userMessage
+        }
+    }
+
+    /// The same sentence as ``userMessage``.
+    public var errorDescription: String? { userMessage }
+
+    /// The same sentence as ``userMessage``.
+    public var description: String { userMessage }
+
+    /// The details a developer needs: the case, the service's message, the underlying failure.
+    public var debugDescription: String {
+        switch self {
+        case .notFound(let objectID, let message):
+            return "MetError.notFound(objectID: \(objectID.map(String.init) ?? "nil")): \(message)"
+        case .notAvailable(let objectID, let message):
+            return "MetError.notAvailable(objectID: \(objectID.map(String.init) ?? "nil")): \(message)"
+        case .blocked(let failure):
+            return "MetError.blocked: \(ErrandError.blocked(failure).debugDescription)"
+        case .serviceUnavailable(let failure):
+            return "MetError.serviceUnavailable: \(ErrandError.unacceptableStatus(failure).debugDescription)"
+        case .invalidQuery(let reason):
+            return "MetError.invalidQuery: \(reason)"
+        case .request(let error):
+            return "MetError.request: \(error.debugDescription)"
+        }
+    }
+
+    /// Whether the failure concerns one object only (missing or not available), so a bulk fetch skips it and goes on.
+    public var isObjectSpecific: Bool {
+        switch self {
+        case .notFound(_?, _), .notAvailable: return true
+        default: return false
+        }
+    }
+
+    /// Whether the request was cancelled.
+    public var isCancellation: Bool {
+        if case .request(.cancelled) = self { return true }
+        return false
+    }
+}
+
+extension MetError {
+    /// The Met's JSON error body, `{"message": "…"}`.
+    private struct ServiceMessage: Decodable {
+        var message: String
+    }
+
+    /// The message the Met sends for loans and other objects it lists but does not serve.
+    static let notValidObjectMessage = "Not a valid object"
+
+    /// Reads an Errand failure in the Met's terms, for a request about `objectID` (if any).
+    init(_ error: ErrandError, objectID: Int? = nil) {
+        switch error {
+        case .blocked(let failure):
+            self = .blocked(failure)
+        case .unacceptableStatus(let failure):
+            let message = (try? JSONDecoder().decode(ServiceMessage.self, from: Data(failure.bodyExcerpt.utf8)))?.message
+            if let message, message.caseInsensitiveCompare(Self.notValidObjectMessage) == .orderedSame {
+                self = .notAvailable(objectID: objectID, message: message)
+            } else if failure.status == 404 {
+                self = .notFound(objectID: objectID, message: message ?? "Not Found")
+            } else if failure.status == 503 {
+                self = .serviceUnavailable(failure)
+            } else {
+                self = .request(error)
+            }
+        default:
+            self = .request(error)
+        }
+    }
+}
