@@ -1,0 +1,161 @@
+import Errand
+import Foundation
+
+/// TheMealDB's API: search, look up and browse recipes, returned as clean Swift values.
+///
+/// ```swift
+/// let mealDB = MealDBClient()
+/// let pasta = try await mealDB.search(name: "pasta")
+/// if let meal = try await mealDB.meal(id: "52771") { print(meal.ingredients) }
+/// ```
+///
+/// The API key `"1"` (the public test key) uses `/api/json/v1/1/`; any other key uses `/api/json/v2/{key}/` and is
+/// redacted from everything the client reports. Every method throws ``ErrandError``:
+/// - ``ErrandError/invalidRequest(_:)`` for bad input, before any request (a first letter that is not one letter);
+/// - ``ErrandError/transport(_:)`` when the network failed;
+/// - ``ErrandError/unacceptableStatus(_:)`` (or ``ErrandError/blocked(_:)``) for a non-2xx answer, after whatever
+///   retry middleware the client has;
+/// - ``ErrandError/decoding(_:)`` for an answer that is not TheMealDB's JSON (an HTML page, text, a cut-off body).
+///
+/// Nothing found is not an error: an unknown id is `nil`, a search without matches an empty array.
+public struct MealDBClient: Sendable {
+    /// The public test key, which needs no account.
+    public static let testAPIKey = "1"
+    /// The service's server root; the client adds the API path.
+    public static let defaultBaseURL = URL(string: "https://www.themealdb.com")!
+
+    /// The client requests go through; its base URL is the server root.
+    public let apiClient: APIClient
+    private let apiKey: String
+
+    /// Creates a client for a server root (TheMealDB itself by default, or a replica).
+    ///
+    /// - Parameters:
+    ///   - apiKey: `"1"` for the public test API, or a supporter's key for the v2 API.
+    ///   - baseURL: The server root, without the `/api/json/…` path.
+    ///   - configuration: Transport, middleware, observers, timeouts…; its base URL is replaced by `baseURL`, and the
+    ///     key is added to its redaction rules.
+    public init(
+        apiKey: String = MealDBClient.testAPIKey, baseURL: URL = MealDBClient.defaultBaseURL,
+        configuration: ClientConfiguration? = nil
+    ) {
+        var configuration = configuration ?? ClientConfiguration(baseURL: baseURL)
+        configuration.baseURL = baseURL
+        self.init(apiKey: apiKey, client: APIClient(configuration: configuration))
+    }
+
+    /// Creates a client on an existing ``APIClient`` whose base URL is the server root.
+    ///
+    /// The key is added to a copy of the client's redaction rules.
+    public init(apiKey: String = MealDBClient.testAPIKey, client: APIClient) {
+        var configuration = client.configuration
+        // The test key "1" is public, and masking every "1" in reported URLs and messages would garble them.
+        if apiKey != Self.testAPIKey {
+            configuration.redaction.pathSegments.insert(apiKey)
+        }
+        self.apiClient = APIClient(configuration: configuration)
+        self.apiKey = apiKey
+    }
+
+    /// The server root requests go to.
+    public var baseURL: URL { apiClient.configuration.baseURL }
+
+    // MARK: Meals
+
+    /// Meals whose name contains `name`, in the service's order; empty when none match.
+    ///
+    /// An empty `name` lists some meals (the service decides how many).
+    public func search(name: String) async throws(ErrandError) -> [Meal] {
+        try await list("search.php", [QueryItem("s", name)])
+    }
+
+    /// Meals whose name starts with `letter`, which must be exactly one letter.
+    ///
+    /// - Throws: ``ErrandError/invalidRequest(_:)`` before any request when `letter` is not a single letter.
+    public func meals(startingWith letter: String) async throws(ErrandError) -> [Meal] {
+        guard letter.count == 1, let character = letter.first, character.isLetter else {
+            throw .invalidRequest("the first letter must be exactly one letter, not \"\(letter)\".")
+        }
+        return try await list("search.php", [QueryItem("f", letter)])
+    }
+
+    /// The meal with this id, or `nil` when the service has none.
+    public func meal(id: String) async throws(ErrandError) -> Meal? {
+        let meals: [Meal] = try await list("lookup.php", [QueryItem("i", id)])
+        return meals.first
+    }
+
+    /// One meal picked at random by the service.
+    ///
+    /// - Throws: ``ErrandError/decoding(_:)`` when the answer holds no meal.
+    public func randomMeal() async throws(ErrandError) -> Meal {
+        let response: Response<APIList<Meal>> = try await send("random.php", [])
+        guard let meal = response.value.items.first else {
+            throw .decoding(DecodingFailure(
+                targetType: "Meal", codingPath: "meals", reason: "random.php answered without a meal.",
+                body: response.data, contentType: response.headers["Content-Type"]))
+        }
+        return meal
+    }
+
+    // MARK: Browsing
+
+    /// Every category, with picture and description.
+    public func categories() async throws(ErrandError) -> [MealCategory] {
+        try await list("categories.php", [])
+    }
+
+    /// The names of every category, as `["Beef", "Breakfast", …]`.
+    public func categoryNames() async throws(ErrandError) -> [String] {
+        let names: [CategoryName] = try await list("list.php", [QueryItem("c", "list")])
+        return names.map(\.name)
+    }
+
+    /// Every area (cuisine).
+    public func areas() async throws(ErrandError) -> [Area] {
+        try await list("list.php", [QueryItem("a", "list")])
+    }
+
+    /// Every ingredient the service knows.
+    public func ingredients() async throws(ErrandError) -> [Ingredient] {
+        try await list("list.php", [QueryItem("i", "list")])
+    }
+
+    /// Summaries of the meals in a category, as `"Seafood"`; empty for an unknown category.
+    public func meals(inCategory category: String) async throws(ErrandError) -> [MealSummary] {
+        try await list("filter.php", [QueryItem("c", category)])
+    }
+
+    /// Summaries of the meals of an area, as `"Canadian"`; empty for an unknown area.
+    public func meals(inArea area: String) async throws(ErrandError) -> [MealSummary] {
+        try await list("filter.php", [QueryItem("a", area)])
+    }
+
+    /// Summaries of the meals using an ingredient; the service's examples write spaces as `_` (`"chicken_breast"`).
+    public func meals(withIngredient ingredient: String) async throws(ErrandError) -> [MealSummary] {
+        try await list("filter.php", [QueryItem("i", ingredient)])
+    }
+
+    // MARK: Sending
+
+    private func list<Item: APIRepresentable>(
+        _ endpoint: String, _ query: [QueryItem]
+    ) async throws(ErrandError) -> [Item] {
+        let response: Response<APIList<Item>> = try await send(endpoint, query)
+        return response.value.items
+    }
+
+    private func send<Item: APIRepresentable>(
+        _ endpoint: String, _ query: [QueryItem]
+    ) async throws(ErrandError) -> Response<APIList<Item>> {
+        try await apiClient.send(Request<APIList<Item>>(segments: try apiPath() + [endpoint], query: query))
+    }
+
+    /// `api/json/v1/1` for the test key, `api/json/v2/{key}` otherwise.
+    private func apiPath() throws(ErrandError) -> [String] {
+        guard !apiKey.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw .invalidRequest("the TheMealDB API key is empty; use \"\(Self.testAPIKey)\" for the public test API.")
+        }
+        return apiKey == Self.testAPIKey ? ["api", "json", "v1", apiKey] : ["api", "json", "v2", apiKey]
+    }
+}
