@@ -5,11 +5,19 @@ import Foundation
 public enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Foundation's URLSession.
     case urlSession
+    /// libcurl's multi interface.
+    case curl
 
     /// A new transport of this kind, trusting the test CA where the transport can.
+    ///
+    /// URLSession on Linux trusts only the system store, so it reaches the TLS server only where the test CA was
+    /// installed there; the curl transport trusts `ERRAND_TEST_CA` directly.
     public func make() -> any Transport {
         switch self {
-        case .urlSession: return URLSessionTransport()
+        case .urlSession:
+            return URLSessionTransport()
+        case .curl:
+            return CurlTransport(configuration: .init(caBundle: TestServer.certificateAuthority))
         }
     }
 

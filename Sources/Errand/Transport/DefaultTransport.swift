@@ -1,6 +1,6 @@
 extension Errand {
-    /// The transport Linux uses by default. Becomes the libcurl transport once it exists.
+    /// The transport Linux uses by default: libcurl, shared by every client that names no transport.
     static func defaultLinuxTransport() -> any Transport {
-        URLSessionTransport.shared
+        CurlTransport.shared
     }
 }

@@ -1,0 +1,158 @@
+import Foundation
+import Synchronization
+
+/// The hand-off of a streamed body from the loop thread to the reading task, with backpressure.
+///
+/// The loop offers chunks; once `capacity` bytes wait unread the offer is refused and the transfer pauses. The reader
+/// takes chunks; when a paused channel drains to half its capacity, ``take()`` says so and the reader asks the loop
+/// to resume the transfer. At most one reader waits at a time (a `ByteStream` is iterated by one task).
+final class CurlBodyChannel: Sendable {
+    private struct State {
+        var chunks: [Data] = []
+        var next = 0
+        var buffered = 0
+        var paused = false
+        var finished = false
+        var failure: ErrandError?
+        var waiter: CheckedContinuation<Data?, any Error>?
+    }
+
+    /// What a reader gets: a chunk (and whether the transfer should now resume), the end, or a failure.
+    enum Take {
+        case chunk(Data, resume: Bool)
+        case end
+        case failure(ErrandError)
+        case wait
+    }
+
+    private let capacity: Int
+    private let state = Mutex(State())
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    // MARK: The loop's side
+
+    /// Accepts a chunk, or refuses it (and marks the channel paused) when the reader is `capacity` bytes behind.
+    func offer(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var waiter: CheckedContinuation<Data?, any Error>?
+        var chunk: Data?
+        let accepted = state.withLock { state in
+            if state.finished { return true }
+            if let pending = state.waiter {
+                state.waiter = nil
+                waiter = pending
+                chunk = Data(bytes)
+                return true
+            }
+            guard state.buffered < capacity else {
+                state.paused = true
+                return false
+            }
+            state.chunks.append(Data(bytes))
+            state.buffered += bytes.count
+            return true
+        }
+        waiter?.resume(returning: chunk)
+        return accepted
+    }
+
+    /// Ends the body, with a failure or normally; chunks already offered can still be read.
+    func finish(_ failure: ErrandError?) {
+        let waiter: CheckedContinuation<Data?, any Error>? = state.withLock { state in
+            guard !state.finished else { return nil }
+            state.finished = true
+            state.failure = failure
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        guard let waiter else { return }
+        if let failure { waiter.resume(throwing: failure) } else { waiter.resume(returning: nil) }
+    }
+
+    // MARK: The reader's side
+
+    /// The next chunk if one is ready, the end, a failure, or `.wait` after storing `waiter` to be resumed later.
+    func take(orStore waiter: CheckedContinuation<Data?, any Error>? = nil) -> Take {
+        state.withLock { state in
+            if state.next < state.chunks.count {
+                let chunk = state.chunks[state.next]
+                state.next += 1
+                state.buffered -= chunk.count
+                if state.next == state.chunks.count {
+                    state.chunks.removeAll(keepingCapacity: true)
+                    state.next = 0
+                }
+                let resume = state.paused && state.buffered <= capacity / 2
+                if resume { state.paused = false }
+                return .chunk(chunk, resume: resume)
+            }
+            if state.finished {
+                return state.failure.map { .failure($0) } ?? .end
+            }
+            if let waiter {
+                state.waiter = waiter
+                // A paused channel with nothing buffered cannot happen (pausing needs a full buffer), so waiting
+                // here always has a producer.
+            }
+            return .wait
+        }
+    }
+}
+
+/// The reading end of a streamed body; dropping it before the end cancels the transfer.
+final class CurlBodyReader: Sendable {
+    private let channel: CurlBodyChannel
+    private let transfer: CurlTransfer
+
+    init(channel: CurlBodyChannel, transfer: CurlTransfer) {
+        self.channel = channel
+        self.transfer = transfer
+    }
+
+    deinit {
+        transfer.cancel()
+    }
+
+    /// The next chunk, `nil` at the end; a cancelled task cancels the transfer and gets ``ErrandError/cancelled``.
+    func next() async throws -> Data? {
+        if Task.isCancelled {
+            transfer.cancel()
+            throw ErrandError.cancelled
+        }
+        switch channel.take() {
+        case .chunk(let chunk, let resume):
+            if resume { transfer.resume() }
+            return chunk
+        case .end:
+            return nil
+        case .failure(let failure):
+            throw failure
+        case .wait:
+            break
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                switch channel.take(orStore: continuation) {
+                case .chunk(let chunk, let resume):
+                    if resume { transfer.resume() }
+                    continuation.resume(returning: chunk)
+                case .end:
+                    continuation.resume(returning: nil)
+                case .failure(let failure):
+                    continuation.resume(throwing: failure)
+                case .wait:
+                    break
+                }
+            }
+        } onCancel: {
+            transfer.cancel()
+        }
+    }
+
+    /// The body as a stream that keeps this reader alive while iterated.
+    var byteStream: ByteStream {
+        ByteStream { [self] in try await next() }
+    }
+}

@@ -1,0 +1,138 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// One libcurl easy handle and the error buffer libcurl writes its detailed messages into.
+///
+/// `@unchecked Sendable` because it is a pair of raw pointers: a handle is used by one thread at a time — configured
+/// by the task that takes it from the pool, then driven only by the loop thread — and it changes hands only through
+/// the pool's and the loop's locks, which order those uses.
+struct CurlEasyHandle: @unchecked Sendable {
+    let raw: UnsafeMutableRawPointer
+    let errorBuffer: UnsafeMutablePointer<CChar>
+
+    /// Makes a new handle, or `nil` when libcurl cannot allocate one.
+    static func make() -> CurlEasyHandle? {
+        CurlGlobal.ensureInitialized()
+        guard let raw = curl_easy_init() else { return nil }
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: errand_curl_error_size)
+        buffer.initialize(repeating: 0, count: errand_curl_error_size)
+        return CurlEasyHandle(raw: raw, errorBuffer: buffer)
+    }
+
+    /// Frees the handle; it must not be in a multi handle.
+    func destroy() {
+        curl_easy_cleanup(raw)
+        errorBuffer.deallocate()
+    }
+
+    /// Clears every option (connections and caches live in the multi handle and stay) and the last error message.
+    func reset() {
+        curl_easy_reset(raw)
+        errorBuffer[0] = 0
+    }
+
+    /// libcurl's detailed message for the last failure, if it wrote one.
+    var errorMessage: String? {
+        let message = String(cString: errorBuffer)
+        return message.isEmpty ? nil : message
+    }
+
+    // MARK: Options (libcurl copies strings; lists and callbacks' user data must outlive the transfer)
+
+    func set(_ option: CURLoption, _ value: Int) {
+        _ = errand_curl_easy_setopt_long(raw, option, value)
+    }
+
+    func set(_ option: CURLoption, _ value: Bool) {
+        _ = errand_curl_easy_setopt_long(raw, option, value ? 1 : 0)
+    }
+
+    func set(_ option: CURLoption, size value: Int64) {
+        _ = errand_curl_easy_setopt_off_t(raw, option, curl_off_t(value))
+    }
+
+    func set(_ option: CURLoption, _ value: String) -> CURLcode {
+        errand_curl_easy_setopt_string(raw, option, value)
+    }
+
+    func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) {
+        _ = errand_curl_easy_setopt_pointer(raw, option, pointer)
+    }
+
+    func set(_ option: CURLoption, list: UnsafeMutablePointer<curl_slist>?) {
+        _ = errand_curl_easy_setopt_slist(raw, option, list)
+    }
+
+    func set(_ option: CURLoption, callback: errand_curl_data_callback) {
+        _ = errand_curl_easy_setopt_data_callback(raw, option, callback)
+    }
+
+    func set(_ option: CURLoption, readCallback: errand_curl_read_callback) {
+        _ = errand_curl_easy_setopt_read_callback(raw, option, readCallback)
+    }
+
+    // MARK: Information
+
+    func info(long: CURLINFO) -> Int? {
+        var value = 0
+        return errand_curl_easy_getinfo_long(raw, long, &value) == CURLE_OK ? value : nil
+    }
+
+    func info(offset: CURLINFO) -> Int64? {
+        var value: curl_off_t = 0
+        return errand_curl_easy_getinfo_off_t(raw, offset, &value) == CURLE_OK ? Int64(value) : nil
+    }
+
+    func info(string: CURLINFO) -> String? {
+        var value: UnsafeMutablePointer<CChar>?
+        guard errand_curl_easy_getinfo_string(raw, string, &value) == CURLE_OK, let value else { return nil }
+        return String(cString: value)
+    }
+}
+
+/// Easy handles kept for reuse, so a request does not pay for allocating and initialising one.
+final class CurlEasyPool: Sendable {
+    private let handles = Mutex<[CurlEasyHandle]>([])
+    private let limit: Int
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// A reset handle from the pool, or a new one.
+    func take() throws(ErrandError) -> CurlEasyHandle {
+        if let handle = handles.withLock({ $0.popLast() }) { return handle }
+        guard let handle = CurlEasyHandle.make() else {
+            throw .transport(TransportFailure(kind: .other, underlying: "libcurl could not create a transfer handle"))
+        }
+        return handle
+    }
+
+    /// Resets a handle and keeps it, or frees it when the pool is full.
+    func recycle(_ handle: CurlEasyHandle) {
+        handle.reset()
+        let kept = handles.withLock { handles in
+            guard handles.count < limit else { return false }
+            handles.append(handle)
+            return true
+        }
+        if !kept { handle.destroy() }
+    }
+
+    /// Frees every pooled handle.
+    func drain() {
+        for handle in handles.withLock({ handles in defer { handles.removeAll() }; return handles }) {
+            handle.destroy()
+        }
+    }
+}
+
+/// libcurl's process-wide initialisation, done once before the first handle exists.
+enum CurlGlobal {
+    private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
+
+    static func ensureInitialized() {
+        _ = initialized
+    }
+}

@@ -1,0 +1,180 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// The thread that drives one libcurl multi handle: it adds submitted transfers, runs `curl_multi_perform`, finishes
+/// transfers as libcurl reports them done, and sleeps in `curl_multi_poll` until a socket, a timer or a submission
+/// (`curl_multi_wakeup`) needs it.
+///
+/// `@unchecked Sendable` because everything mutable here except the command queue — the multi handle and the table
+/// of running transfers — is used by the loop thread alone; other threads only append to `commands` (a `Mutex`) and
+/// call `curl_multi_wakeup`, which libcurl allows from any thread.
+final class CurlLoop: @unchecked Sendable {
+    enum Command {
+        case start(CurlTransfer)
+        case cancel(CurlTransfer)
+        case resume(CurlTransfer)
+        case shutdown
+    }
+
+    let pool: CurlEasyPool
+    private let multi: UnsafeMutableRawPointer?
+    private let commands = Mutex<[Command]>([])
+    private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    private var idleWatched = 0
+
+    init(configuration: CurlTransport.Configuration) {
+        CurlGlobal.ensureInitialized()
+        pool = CurlEasyPool(limit: 256)
+        multi = curl_multi_init()
+        guard let multi else { return }
+        _ = errand_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, errand_curl_pipe_multiplex)
+        _ = errand_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
+        if let total = configuration.maxConnections {
+            _ = errand_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, total)
+        }
+        let thread = Thread { [self] in run() }
+        thread.name = "errand.curl"
+        thread.start()
+    }
+
+    /// Queues a command for the loop and wakes it.
+    func submit(_ command: Command) {
+        guard let multi else {
+            if case .start(let transfer) = command { refuse(transfer) }
+            return
+        }
+        commands.withLock { $0.append(command) }
+        curl_multi_wakeup(multi)
+    }
+
+    /// Stops the loop: running transfers fail as cancelled, connections close, the multi handle is freed.
+    func shutdown() {
+        submit(.shutdown)
+    }
+
+    // MARK: The loop thread
+
+    private func run() {
+        guard let multi else { return }
+        var pending: [Command] = []
+        var stillRunning: Int32 = 0
+        while true {
+            commands.withLock { swap(&$0, &pending) }
+            var stopping = false
+            for command in pending {
+                switch command {
+                case .start(let transfer): add(transfer, to: multi)
+                case .cancel(let transfer): abort(transfer, with: .cancelled, in: multi)
+                case .resume(let transfer): unpause(transfer)
+                case .shutdown: stopping = true
+                }
+            }
+            pending.removeAll(keepingCapacity: true)
+            if stopping { break }
+            curl_multi_perform(multi, &stillRunning)
+            collectFinished(in: multi)
+            let idleWait = expireIdleTransfers(in: multi)
+            let wait = min(idleWait ?? 1000, 1000)
+            curl_multi_poll(multi, nil, 0, Int32(wait), nil)
+        }
+        for transfer in Array(running.values) {
+            abort(transfer, with: .cancelled, in: multi)
+        }
+        // Commands queued after shutdown have no loop left to run them: fail what would otherwise wait forever.
+        for command in commands.withLock({ commands in defer { commands.removeAll() }; return commands }) {
+            if case .start(let transfer) = command { conclude(transfer, code: CURLE_ABORTED_BY_CALLBACK, in: multi) }
+        }
+        curl_multi_cleanup(multi)
+        pool.drain()
+    }
+
+    private func add(_ transfer: CurlTransfer, to multi: UnsafeMutableRawPointer) {
+        guard let easy = transfer.easy else { return }
+        if transfer.isCancelRequested {
+            transfer.fail(.cancelled)
+            conclude(transfer, code: CURLE_ABORTED_BY_CALLBACK, in: multi)
+            return
+        }
+        transfer.lastActivity = .now
+        guard curl_multi_add_handle(multi, easy.raw) == CURLM_OK else {
+            transfer.fail(.transport(TransportFailure(
+                kind: .other, url: transfer.request.url, underlying: "libcurl refused the transfer")))
+            conclude(transfer, code: CURLE_ABORTED_BY_CALLBACK, in: multi)
+            return
+        }
+        transfer.isInMulti = true
+        running[easy.raw] = transfer
+        if transfer.request.timeouts.idle != nil { idleWatched += 1 }
+    }
+
+    /// Stops a running transfer at once (libcurl closes its connection) and fails it with `failure`.
+    private func abort(_ transfer: CurlTransfer, with failure: ErrandError, in multi: UnsafeMutableRawPointer) {
+        guard let easy = transfer.easy, running[easy.raw] === transfer else { return }
+        transfer.fail(failure)
+        conclude(transfer, code: CURLE_ABORTED_BY_CALLBACK, in: multi)
+    }
+
+    private func unpause(_ transfer: CurlTransfer) {
+        guard let easy = transfer.easy, running[easy.raw] === transfer, transfer.isPausedForReader else { return }
+        transfer.isPausedForReader = false
+        transfer.lastActivity = .now
+        curl_easy_pause(easy.raw, errand_curl_pause_continue)
+    }
+
+    private func collectFinished(in multi: UnsafeMutableRawPointer) {
+        var queued: Int32 = 0
+        while let message = curl_multi_info_read(multi, &queued) {
+            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
+                let transfer = running[handle]
+            else { continue }
+            let code = message.pointee.data.result
+            conclude(transfer, code: code, in: multi)
+        }
+    }
+
+    /// Takes a transfer out of the multi handle; follows its redirect or delivers its outcome.
+    private func conclude(_ transfer: CurlTransfer, code: CURLcode, in multi: UnsafeMutableRawPointer) {
+        guard let easy = transfer.easy else { return }
+        if transfer.isInMulti {
+            curl_multi_remove_handle(multi, easy.raw)
+            transfer.isInMulti = false
+            running[easy.raw] = nil
+            if transfer.request.timeouts.idle != nil { idleWatched -= 1 }
+        }
+        if transfer.shouldFollowRedirect(after: code) && transfer.prepareRedirect() {
+            add(transfer, to: multi)
+            return
+        }
+        if let handle = transfer.finish(code: code) { pool.recycle(handle) }
+    }
+
+    /// Fails transfers idle for longer than their idle timeout; returns milliseconds until the next one could expire.
+    private func expireIdleTransfers(in multi: UnsafeMutableRawPointer) -> Int? {
+        guard idleWatched > 0 else { return nil }
+        let now = ContinuousClock.now
+        var soonest: Duration?
+        var expired: [CurlTransfer] = []
+        for transfer in running.values {
+            guard let left = transfer.idleTimeLeft(at: now) else { continue }
+            if left <= .zero {
+                expired.append(transfer)
+            } else {
+                soonest = min(soonest ?? left, left)
+            }
+        }
+        for transfer in expired {
+            let idle = transfer.request.timeouts.idle ?? .zero
+            abort(transfer, with: .transport(TransportFailure(
+                kind: .timedOut, url: transfer.request.url, underlying: "no data received for \(idle)")), in: multi)
+        }
+        return soonest.map { CurlTransfer.milliseconds($0) }
+    }
+
+    /// Fails a transfer that cannot run because libcurl could not create a multi handle.
+    private func refuse(_ transfer: CurlTransfer) {
+        transfer.fail(.transport(TransportFailure(
+            kind: .other, url: transfer.request.url, underlying: "libcurl could not create a multi handle")))
+        if let handle = transfer.finish(code: CURLE_FAILED_INIT) { pool.recycle(handle) }
+    }
+}

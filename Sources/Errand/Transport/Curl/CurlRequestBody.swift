@@ -1,0 +1,68 @@
+import Foundation
+
+/// The request body libcurl pulls through its read callback: bytes in memory, or a file read as it is sent.
+///
+/// Used by the loop thread only, one read at a time.
+final class CurlRequestBody {
+    private enum Source {
+        case data(Data)
+        case file(UnsafeMutablePointer<FILE>)
+    }
+
+    private let source: Source
+    private var offset = 0
+    /// The body's length in bytes, sent as `Content-Length`.
+    let size: Int
+    /// Bytes handed to libcurl so far.
+    private(set) var sent = 0
+
+    /// Opens the body, or returns `nil` for no body; a file that cannot be read fails with a clear error.
+    static func open(_ body: TransportBody) throws(ErrandError) -> CurlRequestBody? {
+        switch body {
+        case .none:
+            return nil
+        case .data(let data):
+            return CurlRequestBody(source: .data(data), size: data.count)
+        case .file(let url):
+            guard url.isFileURL, let file = fopen(url.path, "rb") else {
+                throw .invalidRequest("the body file \(url.path) cannot be read.")
+            }
+            guard fseeko(file, 0, SEEK_END) == 0, case let size = ftello(file), size >= 0,
+                fseeko(file, 0, SEEK_SET) == 0
+            else {
+                fclose(file)
+                throw .invalidRequest("the size of the body file \(url.path) cannot be determined.")
+            }
+            return CurlRequestBody(source: .file(file), size: Int(size))
+        }
+    }
+
+    private init(source: Source, size: Int) {
+        self.source = source
+        self.size = size
+    }
+
+    deinit {
+        if case .file(let file) = source { fclose(file) }
+    }
+
+    /// Copies the next bytes into `buffer`; returns how many, 0 at the end, or `nil` when the file cannot be read.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        switch source {
+        case .data(let data):
+            let count = min(buffer.count, data.count - offset)
+            guard count > 0 else { return 0 }
+            let start = data.startIndex + offset
+            data.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: start..<(start + count))
+            offset += count
+            sent += count
+            return count
+        case .file(let file):
+            guard let base = buffer.baseAddress else { return 0 }
+            let count = fread(base, 1, buffer.count, file)
+            if count == 0 && ferror(file) != 0 { return nil }
+            sent += count
+            return count
+        }
+    }
+}

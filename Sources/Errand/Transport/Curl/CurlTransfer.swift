@@ -1,0 +1,211 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// One exchange on the wire, from the first hop to the resumed continuation.
+///
+/// States: created (an easy handle taken from the pool and configured by the calling task) → started (handed to the
+/// loop) → running (in the multi handle; a followed redirect reconfigures the same handle and runs again) → finished
+/// (the outcome delivered exactly once, the handle back in the pool). A failure Errand decides (cancelled, timed out,
+/// too large, refused redirect) is recorded in ``failure`` and wins over the code libcurl reports for the abort.
+///
+/// `@unchecked Sendable` because its mutable state is confined: the calling task writes it before ``start(_:)``
+/// hands the transfer to the loop through the loop's locked queue, and from then on only the loop thread (running
+/// libcurl's callbacks and the completion) touches it. What other threads may call — ``cancel()`` and ``resume()``
+/// — goes through atomics and that same queue.
+final class CurlTransfer: @unchecked Sendable {
+    /// Who waits for the outcome.
+    enum Delivery {
+        /// A buffered response.
+        case buffered(CheckedContinuation<TransportResponse, any Error>)
+        /// The head of a streamed response; the body then flows through the channel.
+        case streaming(CheckedContinuation<StreamingResponse, any Error>)
+    }
+
+    let request: TransportRequest
+    /// Keeps the transport (and so its loop) alive while the transfer or its stream lives.
+    let owner: CurlTransport
+    /// The streamed body's hand-off; `nil` when buffering.
+    let channel: CurlBodyChannel?
+    let started: ContinuousClock.Instant
+    let deadline: ContinuousClock.Instant?
+    private let cancelRequested = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(false)
+
+    // Confined to the loop thread once started.
+    var easy: CurlEasyHandle?
+    var delivery: Delivery?
+    var hop: CurlHop
+    var hopStarted: ContinuousClock.Instant
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    var requestBody: CurlRequestBody?
+    var status = 0
+    var headers = HTTPHeaders()
+    var headersComplete = false
+    var followsRedirect = false
+    var body = ResponseBodyBuffer()
+    var bytesReceived = 0
+    var bytesSentBefore = 0
+    var redirectCount = 0
+    var failure: ErrandError?
+    var lastActivity: ContinuousClock.Instant
+    var isPausedForReader = false
+    var isInMulti = false
+
+    /// Takes a handle from the pool and configures it for the request's first hop.
+    init(request: TransportRequest, owner: CurlTransport, channel: CurlBodyChannel?) throws(ErrandError) {
+        self.request = request
+        self.owner = owner
+        self.channel = channel
+        let started = ContinuousClock.now
+        self.started = started
+        deadline = request.timeouts.total.map { started + $0 }
+        hop = CurlHop(request)
+        hopStarted = started
+        lastActivity = started
+        let easy = try owner.loop.pool.take()
+        self.easy = easy
+        do {
+            try configure(easy)
+        } catch {
+            releaseResources()
+            owner.loop.pool.recycle(easy)
+            self.easy = nil
+            throw error
+        }
+    }
+
+    deinit {
+        releaseResources()
+    }
+
+    // MARK: Any thread
+
+    /// Hands the transfer to the loop; the outcome goes to `delivery`.
+    func start(_ delivery: Delivery) {
+        self.delivery = delivery
+        owner.loop.submit(.start(self))
+    }
+
+    /// Asks the loop to stop the transfer and fail it with ``ErrandError/cancelled``; does nothing once finished.
+    func cancel() {
+        guard !finished.load(ordering: .acquiring) else { return }
+        guard !cancelRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        owner.loop.submit(.cancel(self))
+    }
+
+    /// Asks the loop to resume a transfer paused because the stream's reader fell behind.
+    func resume() {
+        guard !finished.load(ordering: .acquiring) else { return }
+        owner.loop.submit(.resume(self))
+    }
+
+    var isCancelRequested: Bool { cancelRequested.load(ordering: .acquiring) }
+
+    // MARK: Loop thread
+
+    /// Records a failure Errand decided; the first one wins.
+    func fail(_ error: ErrandError) {
+        if failure == nil { failure = error }
+    }
+
+    /// Notes that bytes arrived, for the idle timeout.
+    func touch() {
+        if request.timeouts.idle != nil { lastActivity = .now }
+    }
+
+    /// The time left before the idle timeout fires, or `nil` when none applies right now.
+    func idleTimeLeft(at now: ContinuousClock.Instant) -> Duration? {
+        guard let idle = request.timeouts.idle, !isPausedForReader else { return nil }
+        return lastActivity + idle - now
+    }
+
+    /// Whether the hop that just ended successfully was a redirect to follow.
+    func shouldFollowRedirect(after code: CURLcode) -> Bool {
+        code == CURLE_OK && failure == nil && followsRedirect
+    }
+
+    /// Reconfigures the handle for the redirect's target; false (with ``failure`` set) when it must not be followed.
+    func prepareRedirect() -> Bool {
+        guard let easy else { return false }
+        guard let location = easy.info(string: CURLINFO_REDIRECT_URL), let target = URL(string: location) else {
+            fail(.transport(TransportFailure(
+                kind: .badResponse, url: hop.url, underlying: "a \(status) redirect without a usable Location")))
+            return false
+        }
+        switch hop.following(status: status, to: target) {
+        case .failure(let error):
+            fail(error)
+            return false
+        case .success(let next):
+            bytesSentBefore += easy.info(offset: CURLINFO_SIZE_UPLOAD_T).map { Int($0) } ?? 0
+            redirectCount += 1
+            hop = next
+            hopStarted = .now
+            resetResponse()
+            releaseResources()
+            easy.reset()
+            do {
+                try configure(easy)
+                return true
+            } catch {
+                fail(error)
+                return false
+            }
+        }
+    }
+
+    /// Delivers the outcome (once) and gives back the easy handle for the pool.
+    func finish(code: CURLcode) -> CurlEasyHandle? {
+        let handle = easy
+        easy = nil
+        finished.store(true, ordering: .releasing)
+        var outcome: ErrandError? = failure
+        if outcome == nil && code != CURLE_OK {
+            outcome = CurlFailure.error(for: code, message: handle?.errorMessage, url: hop.url)
+        }
+        let metrics = handle.map(makeMetrics) ?? TransferMetrics(total: .now - started)
+        releaseResources()
+        switch delivery {
+        case .buffered(let continuation):
+            if let outcome {
+                continuation.resume(throwing: outcome)
+            } else {
+                continuation.resume(returning: TransportResponse(
+                    status: status, headers: headers, body: body.takeData(), url: hop.url, metrics: metrics))
+            }
+        case .streaming(let continuation):
+            continuation.resume(throwing: outcome ?? .transport(TransportFailure(
+                kind: .badResponse, url: hop.url, underlying: "the transfer ended without a response")))
+        case nil:
+            channel?.finish(outcome)
+        }
+        delivery = nil
+        return handle
+    }
+
+    /// Resumes the stream's waiting task with the response head; the body follows through the channel.
+    func deliverHead() {
+        guard case .streaming(let continuation) = delivery, let channel else { return }
+        delivery = nil
+        let reader = CurlBodyReader(channel: channel, transfer: self)
+        continuation.resume(returning: StreamingResponse(
+            status: status, headers: headers, url: hop.url, body: reader.byteStream))
+    }
+
+    private func resetResponse() {
+        status = 0
+        headers = HTTPHeaders()
+        headersComplete = false
+        followsRedirect = false
+        bytesReceived = 0
+        _ = body.takeData()
+    }
+
+    /// Frees what libcurl borrowed for the current hop: the header list and the request body.
+    private func releaseResources() {
+        if let headerList { curl_slist_free_all(headerList) }
+        headerList = nil
+        requestBody = nil
+    }
+}

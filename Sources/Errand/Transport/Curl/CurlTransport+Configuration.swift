@@ -1,0 +1,36 @@
+import Foundation
+
+extension CurlTransport {
+    /// How a ``CurlTransport`` connects: trust, pinning, connection limits, protocol and streaming buffer.
+    public struct Configuration: Sendable, Hashable {
+        /// A PEM file of CA certificates to trust instead of the system's trust store; `nil` trusts the system store.
+        public var caBundle: URL?
+        /// The server public keys to accept, in libcurl's `CURLOPT_PINNEDPUBLICKEY` form: `sha256//<base64>`
+        /// hashes separated by `;`, or the path of a PEM/DER public key. A server whose key does not match fails
+        /// with a ``TransportFailure/Kind/tls`` failure. `nil` pins nothing.
+        public var pinnedPublicKey: String?
+        /// The most connections open to one host at a time; further requests wait for a free connection (or share
+        /// one over HTTP/2). Default 8.
+        public var maxConnectionsPerHost: Int
+        /// The most connections open in total; `nil` for no limit beyond the per-host one.
+        public var maxConnections: Int?
+        /// Whether to negotiate HTTP/2 over TLS (plain `http` always uses HTTP/1.1). Default `true`.
+        public var prefersHTTP2: Bool
+        /// The most bytes a streamed body buffers before the transfer pauses until the reader catches up.
+        /// Default 1 MiB.
+        public var streamBufferSize: Int
+
+        /// Creates a configuration; every argument has the default described on its property.
+        public init(
+            caBundle: URL? = nil, pinnedPublicKey: String? = nil, maxConnectionsPerHost: Int = 8,
+            maxConnections: Int? = nil, prefersHTTP2: Bool = true, streamBufferSize: Int = 1 << 20
+        ) {
+            self.caBundle = caBundle
+            self.pinnedPublicKey = pinnedPublicKey
+            self.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
+            self.maxConnections = maxConnections.map { max(1, $0) }
+            self.prefersHTTP2 = prefersHTTP2
+            self.streamBufferSize = max(16 * 1024, streamBufferSize)
+        }
+    }
+}
