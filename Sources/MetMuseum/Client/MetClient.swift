@@ -15,22 +15,45 @@ public struct MetClient: Sendable {
     /// The Met's server root; the SDK adds `/public/collection/v1/`.
     public static let defaultBaseURL = URL(string: "https://collectionapi.metmuseum.org")!
 
+    /// The Met's published limit, in requests per second; going above it brings the bot-protection page.
+    public static let publishedRateLimit = 80.0
+
     /// The Errand client every request goes through.
     public let client: APIClient
+    /// The budget bulk fetches share unless they name a rate of their own (80 per second, bursts of 8, by default).
+    public let rateLimiter: RateLimiter
+    /// The fetch of the latest ``searchObjects(_:limit:rate:concurrency:)``, cancelled by the next one.
+    let latestSearch = LatestSearch()
 
-    /// Creates a client of the Met at `baseURL` (a server root, such as a local replica's), with extra headers and
-    /// middleware.
+    /// Creates a client of the Met at `baseURL` (a server root, such as a local replica's).
+    ///
+    /// - Parameters:
+    ///   - baseURL: the server root; the SDK adds `/public/collection/v1/`.
+    ///   - transport: the wire; Errand's default when `nil`.
+    ///   - headers: extra headers for every request.
+    ///   - retry: how 503s and transient wire failures are retried; `nil` for no retries. A 403 block page is never
+    ///     retried.
+    ///   - rateLimiter: the budget bulk fetches share.
+    ///   - middleware: further middleware, after the retry middleware.
     public init(
         baseURL: URL = MetClient.defaultBaseURL, transport: (any Transport)? = nil, headers: HTTPHeaders = [:],
+        retry: RetryPolicy? = .default,
+        rateLimiter: RateLimiter = RateLimiter(rate: MetClient.publishedRateLimit, burst: 8),
         middleware: [any Middleware] = []
     ) {
-        self.init(client: APIClient(configuration: ClientConfiguration(
-            baseURL: baseURL, headers: headers, transport: transport, middleware: middleware)))
+        let chain = Resilience.middleware(retry: retry) + middleware
+        self.init(
+            client: APIClient(configuration: ClientConfiguration(
+                baseURL: baseURL, headers: headers, transport: transport, middleware: chain)),
+            rateLimiter: rateLimiter)
     }
 
     /// Creates a client on a configured Errand client whose base URL is the Met's server root.
-    public init(client: APIClient) {
+    ///
+    /// The client's own middleware is used as is: add ``RetryMiddleware`` there to retry 503s.
+    public init(client: APIClient, rateLimiter: RateLimiter = RateLimiter(rate: MetClient.publishedRateLimit, burst: 8)) {
         self.client = client
+        self.rateLimiter = rateLimiter
     }
 
     // MARK: Endpoints

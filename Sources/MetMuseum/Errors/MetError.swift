@@ -12,7 +12,7 @@ public enum MetError: Error, Sendable {
     case blocked(StatusFailure)
     /// The collection service is down (HTTP 503), still after the client's retries.
     case serviceUnavailable(StatusFailure)
-    /// The search or request was not sent because it is not valid (the reason says why).
+    /// The request is not valid (the reason says why): caught before sending, or refused by the Met with HTTP 400.
     case invalidQuery(String)
     /// Any other failure of the request: the wire, an unexpected status, a body that did not decode, cancellation.
     case request(ErrandError)
@@ -101,6 +101,8 @@ extension MetError {
                 self = .notAvailable(objectID: objectID, message: message)
             } else if failure.status == 404 {
                 self = .notFound(objectID: objectID, message: message ?? "Not Found")
+            } else if failure.status == 400, let message {
+                self = .invalidQuery("the Met answered \"\(message)\".")
             } else if failure.status == 503 {
                 self = .serviceUnavailable(failure)
             } else {

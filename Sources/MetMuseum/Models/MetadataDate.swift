@@ -25,7 +25,7 @@ enum MetadataDate {
             offset = (zone[0] * 3600 + zone[1] * 60) * (clock[sign] == "-" ? -1 : 1)
             clock = clock[..<sign]
         }
-        let secondsParts = clock.split(separator: ".", maxSplits: 1)
+        let secondsParts = clock.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let time = secondsParts[0].split(separator: ":").compactMap { Int($0) }
         guard time.count == 3 else { return nil }
         var fraction = 0.0

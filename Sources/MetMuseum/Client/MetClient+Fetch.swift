@@ -1,0 +1,74 @@
+import Errand
+
+extension MetClient {
+    /// Fetches many objects at once, politely: within a rate limit, a few at a time, results in the IDs' order.
+    ///
+    /// The fetch starts at once; iterate the returned ``ObjectFetch`` for its events (or call
+    /// ``ObjectFetch/result()``). IDs the Met does not have or does not serve are skipped and reported; a 403 block,
+    /// a 503 that outlasts the retries, or a wire failure stops it. Duplicate IDs are fetched once per occurrence.
+    ///
+    /// - Parameters:
+    ///   - ids: the objects to fetch, in the order wanted.
+    ///   - rate: requests per second for this fetch alone; `nil` (the default) shares the client's
+    ///     ``rateLimiter`` (80 per second unless configured otherwise). Must be positive.
+    ///   - concurrency: the most requests in flight. Default 8.
+    public func objects(ids: [Int], rate: Double? = nil, concurrency: Int = 8) -> ObjectFetch {
+        ObjectFetch(
+            plan: { () throws(MetError) in
+                try Self.validate(rate: rate, concurrency: concurrency)
+                return (ids, ids.count)
+            },
+            fetch: fetcher(), rateLimiter: limiter(for: rate), concurrency: concurrency)
+    }
+
+    /// Searches, then fetches the first `limit` matching objects, as one cancellable fetch.
+    ///
+    /// A new call on the same client (or a copy of it) cancels the fetch of the previous one, search included: only
+    /// the latest search keeps running. The ``ObjectFetchEvent/started(ids:matches:)`` event carries the search's
+    /// total as `matches`. An empty search finishes with no objects.
+    ///
+    /// - Parameters:
+    ///   - query: the search.
+    ///   - limit: the most objects to fetch. Default 30.
+    ///   - rate: as for ``objects(ids:rate:concurrency:)``.
+    ///   - concurrency: as for ``objects(ids:rate:concurrency:)``.
+    public func searchObjects(_ query: SearchQuery, limit: Int = 30, rate: Double? = nil, concurrency: Int = 8) -> ObjectFetch {
+        let client = self
+        let fetch = ObjectFetch(
+            plan: { () throws(MetError) in
+                try Self.validate(rate: rate, concurrency: concurrency)
+                guard limit >= 0 else { throw .invalidQuery("the limit must not be negative, not \(limit).") }
+                let found = try await client.search(query)
+                return (Array(found.ids.prefix(limit)), found.total)
+            },
+            fetch: fetcher(), rateLimiter: limiter(for: rate), concurrency: concurrency)
+        latestSearch.replace(with: fetch)
+        return fetch
+    }
+
+    private func fetcher() -> ObjectFetch.FetchOne {
+        let client = self
+        return { id throws(MetError) in try await client.object(id: id) }
+    }
+
+    private func limiter(for rate: Double?) -> RateLimiter {
+        guard let rate else { return rateLimiter }
+        return RateLimiter(rate: rate, burst: Self.burst(for: rate))
+    }
+
+    /// The burst a fetch at `rate` allows: a tenth of a second's worth of requests (at least one) may start
+    /// together, smooth enough to stay under the Met's limit.
+    public static func burst(for rate: Double) -> Int {
+        guard rate.isFinite, rate > 0 else { return 1 }
+        return max(1, Int(rate / 10))
+    }
+
+    private static func validate(rate: Double?, concurrency: Int) throws(MetError) {
+        if let rate, !(rate > 0 && rate.isFinite) {
+            throw .invalidQuery("the rate must be a positive number of requests per second, not \(rate).")
+        }
+        guard concurrency >= 1 else {
+            throw .invalidQuery("at least one request must be allowed in flight, not \(concurrency).")
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Errand
+import Synchronization
+
+/// The work of one ``ObjectFetch``: plan, fan out through the rate limiter, report every outcome, finish in order.
+struct FetchRun: Sendable {
+    let plan: ObjectFetch.Plan
+    let fetch: ObjectFetch.FetchOne
+    let rateLimiter: RateLimiter
+    let concurrency: Int
+    let continuation: AsyncThrowingStream<ObjectFetchEvent, any Error>.Continuation
+    let control: FetchControl
+
+    /// What has arrived so far.
+    struct Tally {
+        var objects: [MetObject?]
+        var skipped: [SkippedObject] = []
+        var progress: FetchProgress
+        /// The first failure that stopped the fetch.
+        var stop: MetError?
+
+        init(count: Int) {
+            objects = Array(repeating: nil, count: count)
+            progress = FetchProgress(completed: 0, skipped: 0, total: count)
+        }
+    }
+
+    func run() async {
+        let ids: [Int]
+        let matches: Int
+        do {
+            (ids, matches) = try await plan()
+        } catch {
+            continuation.finish(throwing: error)
+            return
+        }
+        continuation.yield(.started(ids: ids, matches: matches))
+        let tally = SharedTally(Tally(count: ids.count))
+        let fanOut = FanOut(Array(ids.indices), maxConcurrent: concurrency, rateLimiter: rateLimiter) { index in
+            try await fetchOne(ids[index], at: index, into: tally)
+        }
+        _ = await fanOut.results()
+        let final = tally.state.withLock { $0 }
+        if let stop = final.stop {
+            continuation.finish(throwing: stop)
+        } else if Task.isCancelled || final.progress.completed < ids.count {
+            continuation.finish(throwing: MetError.request(.cancelled))
+        } else {
+            continuation.yield(.finished(FetchedObjects(
+                objects: final.objects.compactMap { $0 }, skipped: final.skipped.sorted { $0.index < $1.index },
+                matches: matches)))
+            continuation.finish()
+        }
+    }
+
+    private func fetchOne(_ id: Int, at index: Int, into tally: SharedTally) async throws {
+        let outcome: Result<MetObject, MetError>
+        do {
+            outcome = .success(try await fetch(id))
+        } catch {
+            outcome = .failure(error)
+        }
+        if case .failure(let error) = outcome, !Self.skips(error) {
+            tally.state.withLock { if $0.stop == nil { $0.stop = error } }
+            control.stop()
+            throw error
+        }
+        // Yielding under the lock keeps the events' progress in order.
+        tally.state.withLock { tally in
+            tally.progress.completed += 1
+            switch outcome {
+            case .success(let object):
+                tally.objects[index] = object
+                continuation.yield(.fetched(object, index: index, progress: tally.progress))
+            case .failure(let reason):
+                let skipped = SkippedObject(id: id, index: index, reason: reason)
+                tally.progress.skipped += 1
+                tally.skipped.append(skipped)
+                continuation.yield(.skipped(skipped, progress: tally.progress))
+            }
+        }
+    }
+
+    /// Whether a failure concerns only this object, so the fetch goes on without it.
+    static func skips(_ error: MetError) -> Bool {
+        if error.isObjectSpecific { return true }
+        if case .request(.decoding) = error { return true }
+        return false
+    }
+}
+
+/// The tally of a run, shared by its concurrent fetches.
+final class SharedTally: Sendable {
+    let state: Mutex<FetchRun.Tally>
+
+    init(_ tally: FetchRun.Tally) {
+        state = Mutex(tally)
+    }
+}
