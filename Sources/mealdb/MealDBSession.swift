@@ -35,7 +35,7 @@ struct MealDBSession {
             let text = try invocation.requiredArgument("TEXT")
             let meals = try await client.search(name: text)
             output.meals(meals, emptyMessage: "No meals found for \"\(text)\".")
-            try await writeGallery(meals.map(MealSummary.init), title: "Meals matching “\(text)”")
+            try await writeGallery(meals.map(Self.card), title: "Meals matching “\(text)”")
         case "letter":
             let letter = try invocation.requiredArgument("L")
             guard letter.count == 1, let character = letter.first, character.isASCII, character.isLetter else {
@@ -84,20 +84,15 @@ struct MealDBSession {
         default: meals = try await client.meals(withIngredient: value)
         }
         output.summaries(meals, emptyMessage: "No meals found for \(kind) \"\(value)\".")
-        try await writeGallery(meals, title: "Meals of the \(kind) “\(value)”")
+        try await writeGallery(meals.map(Self.card), title: "Meals of the \(kind) “\(value)”")
     }
 
-    private func writeGallery(_ meals: [MealSummary], title: String) async throws {
+    private func writeGallery(_ cards: [GalleryItem], title: String) async throws {
         guard let folder = invocation.value("html") else { return }
         guard !folder.isEmpty else { throw invocation.usageError("--html needs a folder name") }
         let gallery = Gallery(
-            title: title, subtitle: "\(meals.count) meal\(meals.count == 1 ? "" : "s") from TheMealDB",
-            generator: "mealdb \(MealDBTool.version)",
-            items: meals.map { meal in
-                GalleryItem(
-                    title: meal.name, badge: meal.id, imageURL: meal.thumbnail(size: .medium),
-                    link: URL(string: "https://www.themealdb.com/meal/\(meal.id)"))
-            })
+            title: title, subtitle: "\(cards.count) meal\(cards.count == 1 ? "" : "s") from TheMealDB",
+            generator: "mealdb \(MealDBTool.version)", items: cards)
         let images = ImageLoader(setup: setup, console: console)
         let report = try await GalleryWriter().write(gallery, to: URL(fileURLWithPath: folder)) { url in
             try await images.data(for: url)
@@ -106,5 +101,20 @@ struct MealDBSession {
             console.warning("\(report.imagesFailed) picture\(report.imagesFailed == 1 ? "" : "s") could not be downloaded.")
         }
         console.diagnostic("Wrote \(report.indexFile.path) with \(report.imagesSaved) picture\(report.imagesSaved == 1 ? "" : "s").")
+    }
+
+    /// A gallery card for a full meal: category and area, tags.
+    static func card(_ meal: Meal) -> GalleryItem {
+        GalleryItem(
+            title: meal.name, subtitle: [meal.category, meal.area].compactMap { $0 }.joined(separator: " · "),
+            details: meal.tags.isEmpty ? [] : [meal.tags.joined(separator: ", ")], badge: meal.id,
+            imageURL: meal.thumbnail(size: .medium), link: URL(string: "https://www.themealdb.com/meal/\(meal.id)"))
+    }
+
+    /// A gallery card for a meal summary.
+    static func card(_ meal: MealSummary) -> GalleryItem {
+        GalleryItem(
+            title: meal.name, badge: meal.id, imageURL: meal.thumbnail(size: .medium),
+            link: URL(string: "https://www.themealdb.com/meal/\(meal.id)"))
     }
 }
