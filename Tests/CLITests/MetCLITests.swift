@@ -162,4 +162,18 @@ struct MetCLITests {
             #expect(search.stdout.contains(option))
         }
     }
+
+    @Test("a progress bar is drawn on stderr when it is a terminal",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func progressOnTerminal() async throws {
+        // script(1) gives the tool a pseudo-terminal; stdout goes to /dev/null so only stderr reaches it.
+        let met = ToolProcess.binaryDirectory.appendingPathComponent("met").path
+        let command = "'\(met)' search sunflowers --limit 12 --base-url \(try Replica.root()) > /dev/null"
+        let terminal = try ToolProcess("script", executable: URL(fileURLWithPath: "/usr/bin/script"), environment: tool.environment)
+        let outcome = try await terminal.run(["-qec", command, "/dev/null"])
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.stdout.contains("Fetching objects"))
+        #expect(outcome.stdout.contains("12/12"))
+        #expect(outcome.stdout.contains("\u{1B}[2K"), "the bar redraws its line")
+    }
 }

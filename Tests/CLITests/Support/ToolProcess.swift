@@ -23,9 +23,12 @@ struct ToolProcess {
     var environment: [String: String]
     /// A private folder for the cache and outputs of this tool's runs.
     let home: URL
+    /// The program to run; the built tool of that name unless given.
+    let executable: URL
 
-    init(_ name: String) throws {
+    init(_ name: String, executable: URL? = nil, environment inherited: [String: String]? = nil) throws {
         self.name = name
+        self.executable = executable ?? Self.binaryDirectory.appendingPathComponent(name)
         home = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         var environment = ProcessInfo.processInfo.environment.filter { key, _ in
@@ -34,7 +37,7 @@ struct ToolProcess {
         environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
         environment["HOME"] = home.path
         environment["NO_COLOR"] = "1"
-        self.environment = environment
+        self.environment = inherited ?? environment
     }
 
     /// Where the built binaries are: `ERRAND_CLI_DIR`, else beside the test bundle (the same build folder).
@@ -54,7 +57,7 @@ struct ToolProcess {
         timeout: Duration = .seconds(60)
     ) async throws -> Outcome {
         let process = Process()
-        process.executableURL = Self.binaryDirectory.appendingPathComponent(name)
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = environment.merging(extra) { $1 }
         process.currentDirectoryURL = home
