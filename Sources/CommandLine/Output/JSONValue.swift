@@ -42,6 +42,7 @@ public enum JSONValue: Sendable, Hashable {
     /// An array of whole numbers.
     public init(_ integers: [Int]) { self = .array(integers.map(JSONValue.integer)) }
 
+    /// Equal documents: same values, and object keys in the same order.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
@@ -56,6 +57,7 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
+    /// Hashes the compact rendering, which is equal exactly when the documents are.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(rendered(pretty: false))
     }
