@@ -121,6 +121,13 @@ public struct FanOutProgress: Sendable, Hashable {
     /// Ids in all.
     public var total: Int
 
+    /// Creates a progress report.
+    public init(completed: Int, failed: Int, total: Int) {
+        self.completed = completed
+        self.failed = failed
+        self.total = total
+    }
+
     /// Ids finished successfully.
     public var succeeded: Int { completed - failed }
     /// Whether every id has finished.

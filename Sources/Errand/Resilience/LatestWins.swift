@@ -16,7 +16,7 @@ public final class LatestWins<Value: Sendable>: Sendable {
     public let debounce: Duration?
 
     private struct State {
-        var generation: UInt64 = 0
+        var generation = 0
         var current: Task<Value, any Error>?
     }
 
@@ -26,6 +26,9 @@ public final class LatestWins<Value: Sendable>: Sendable {
     public init(debounce: Duration? = nil) {
         self.debounce = debounce
     }
+
+    /// How many times ``run(_:)`` or ``cancel()`` has been called: each call supersedes everything before it.
+    public var generation: Int { state.withLock { $0.generation } }
 
     /// Cancels the operation in flight, if any, and runs this one (after the debounce).
     ///

@@ -33,6 +33,14 @@ public struct RateLimitMiddleware: Middleware {
         case .shared(let shared): limiter = shared
         case .perHost(let limiters): limiter = limiters.limiter(for: request)
         }
+        return try await Self.send(request, limiter: limiter, through: next)
+    }
+
+    /// Waits for a turn, sends, and slows the limiter down on 429. Shared with the fused chain of ``Resilience``.
+    static func send(
+        _ request: TransportRequest, limiter: RateLimiter,
+        through next: (TransportRequest) async throws -> TransportResponse
+    ) async throws -> TransportResponse {
         try await limiter.acquire()
         let response = try await next(request)
         if response.status == 429 {

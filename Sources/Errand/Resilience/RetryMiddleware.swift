@@ -17,8 +17,15 @@ public struct RetryMiddleware: Middleware {
     }
 
     /// Sends the request, and again while the policy allows.
-    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws -> TransportResponse {
-        let policy = request.options.retryPolicy ?? self.policy
+    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws -> TransportResponse {
+        try await Self.send(request, policy: request.options.retryPolicy ?? policy, through: next)
+    }
+
+    /// Sends `request` through `next` as often as `policy` allows. Shared with the fused chain of ``Resilience``.
+    static func send(
+        _ request: TransportRequest, policy: RetryPolicy,
+        through next: (TransportRequest) async throws -> TransportResponse
+    ) async throws -> TransportResponse {
         guard policy.allowsRetry(of: request) else { return try await next(request) }
         let clock = ContinuousClock()
         let deadline = policy.deadline.map { clock.now + $0 }

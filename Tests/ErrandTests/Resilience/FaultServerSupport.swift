@@ -1,0 +1,163 @@
+import Errand
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// One test's corner of the fault server: a key of its own, clients that talk to it, and its request log.
+struct FaultScenario {
+    /// One request as the fault server logged it.
+    struct Entry: Decodable {
+        var time: Double
+        var method: String
+        var path: String
+        var query: String
+        var headers: [String: String]
+
+        /// A request header's value, whatever the case of its name on the wire.
+        func header(_ name: String) -> String? {
+            headers.first { $0.key.lowercased() == name.lowercased() }?.value
+        }
+    }
+
+    /// Counters the fault server keeps for a key.
+    struct Stats: Decodable {
+        var count: Int
+        var maxInFlight: Int
+
+        enum CodingKeys: String, CodingKey {
+            case count
+            case maxInFlight = "max_in_flight"
+        }
+    }
+
+    let base: URL
+    let key: String
+    let transport: TransportKind
+    private let plain: APIClient
+
+    init(_ transport: TransportKind, name: String = #function) throws {
+        base = try TestServer.fault.url()
+        let slug = name.prefix { $0 != "(" }.filter { $0.isLetter || $0.isNumber }
+        key = "\(slug)-\(transport.rawValue)-\(UUID().uuidString.prefix(8))"
+        self.transport = transport
+        plain = APIClient(configuration: ClientConfiguration(baseURL: base, transport: transport.make()))
+    }
+
+    /// A client for the fault server with the given middleware and observers.
+    func client(_ middleware: [any Middleware] = [], observers: [any ExchangeObserver] = [], timeout: Duration = .seconds(10)) -> APIClient {
+        APIClient(configuration: ClientConfiguration(
+            baseURL: base, transport: transport.make(), middleware: middleware, observers: observers, timeout: timeout))
+    }
+
+    /// The path of a fault for this scenario's key, as `fail/KEY/2/503`.
+    func path(_ fault: String, _ rest: String...) -> String {
+        ([fault, key] + rest).joined(separator: "/")
+    }
+
+    /// Every request the server saw for this key, oldest first.
+    func log() async throws -> [Entry] {
+        let response = try await plain.send(Request<[Entry]>(path: "__log", query: [QueryItem("key", key)]))
+        return response.value
+    }
+
+    /// The server's counters for this key.
+    func stats() async throws -> Stats {
+        try await plain.send(Request<Stats>(path: "__stats", query: [QueryItem("key", key)])).value
+    }
+
+    /// Seconds between consecutive logged requests.
+    func gaps() async throws -> [Double] {
+        let times = try await log().map(\.time)
+        return zip(times.dropFirst(), times).map { $0 - $1 }
+    }
+}
+
+/// Records every exchange event, and lets a test wait for the n-th one.
+final class EventRecorder: ExchangeObserver {
+    private let events = Mutex<[ExchangeEvent]>([])
+    private let stream: AsyncStream<ExchangeEvent>
+    private let continuation: AsyncStream<ExchangeEvent>.Continuation
+
+    init() {
+        (stream, continuation) = AsyncStream.makeStream(of: ExchangeEvent.self)
+    }
+
+    func exchangeDidFinish(_ event: ExchangeEvent) {
+        events.withLock { $0.append(event) }
+        continuation.yield(event)
+    }
+
+    /// Every event so far.
+    var recorded: [ExchangeEvent] { events.withLock { $0 } }
+
+    /// The attempt numbers reported so far.
+    var attempts: [Int] { recorded.map(\.attempt) }
+
+    /// Waits until `count` events have been delivered since the recorder was made.
+    func waitForEvents(_ count: Int) async {
+        var seen = 0
+        for await _ in stream {
+            seen += 1
+            if seen >= count { return }
+        }
+    }
+}
+
+/// Elapsed time of an async operation.
+func measure<T>(_ operation: () async throws -> T) async rethrows -> (T, Duration) {
+    let start = ContinuousClock.now
+    let value = try await operation()
+    return (value, ContinuousClock.now - start)
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var inSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
+
+/// Waits until `condition` holds, yielding in between; gives up after `limit`.
+func waitUntil(_ limit: Duration = .seconds(5), _ condition: () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while await !condition() {
+        if ContinuousClock.now > deadline { return false }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return true
+}
+
+/// A value shared between test tasks.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) { mutex = Mutex(value) }
+
+    func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result { mutex.withLock { body(&$0) } }
+}
+
+/// Cancels tasks that are waiting and measures how long each caller takes to see ``ErrandError/cancelled``.
+///
+/// Returns the fastest of `trials`: on a busy two-core machine a single observation can include unrelated
+/// scheduling delays, while the mechanism itself ends the wait at once. Records an issue for any trial that did not
+/// end in cancellation, or took longer than a second.
+func fastestCancellation(
+    trials: Int = 5, _ startWaiting: () async throws -> Task<Void, any Error>
+) async throws -> Duration {
+    var fastest = Duration.seconds(3600)
+    for _ in 0..<trials {
+        let task = try await startWaiting()
+        let cancelled = ContinuousClock.now
+        task.cancel()
+        let result = await task.result
+        let latency = ContinuousClock.now - cancelled
+        if case .failure(let error) = result, case .cancelled? = error as? ErrandError {
+        } else {
+            Issue.record("expected ErrandError.cancelled, got \(result)")
+        }
+        if latency > .seconds(1) { Issue.record("cancellation took \(latency)") }
+        fastest = min(fastest, latency)
+    }
+    return fastest
+}
