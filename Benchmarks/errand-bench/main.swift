@@ -1,1 +1,57 @@
-print("errand-bench: not yet implemented")
+import Errand
+import Foundation
+
+// errand-bench: Errand over curl, Errand over URLSession and plain libcurl, fetching a ~2 KB and a ~200 KB JSON file
+// from a local nginx at several concurrencies. See docs/Transports.md for how to run it and what it measured.
+
+func log(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+func runBenchmark() async throws {
+    let options = try Options(Array(CommandLine.arguments.dropFirst()))
+    let server = try BenchServer(url: options.url)
+    defer { server.stop() }
+    log("errand-bench: server \(server.baseURL.absoluteString)")
+
+    let clients = BenchClient.all.filter { options.clients.contains($0.name) }
+    var results: [BenchResult] = []
+    for size in options.sizes {
+        let expected = try await expectedLength(of: server.baseURL.appendingPathComponent(size.path))
+        for concurrency in options.concurrencies {
+            let workload = Workload(
+                size: size, baseURL: server.baseURL, concurrency: concurrency,
+                requests: options.requests(for: size), expectedBytes: expected)
+            results += try await fastestRounds(of: clients, on: workload, rounds: options.rounds)
+        }
+    }
+    print(options.json ? try Report.json(results) : Report.table(results))
+}
+
+/// Runs every client `rounds` times, interleaved so a burst of load from elsewhere on a shared machine hits all of
+/// them alike, and keeps each client's fastest round: the least disturbed measurement of what the client costs.
+func fastestRounds(of clients: [BenchClient], on workload: Workload, rounds: Int) async throws -> [BenchResult] {
+    var fastest: [String: BenchResult] = [:]
+    for round in 1...rounds {
+        for client in clients {
+            let result = BenchResult(client: client.name, workload: workload, measurement: try await client.run(workload))
+            log("  round \(round): \(client.name) \(workload.size.rawValue) C=\(workload.concurrency): \(Int(result.rps)) req/s")
+            if result.rps > fastest[client.name]?.rps ?? 0 { fastest[client.name] = result }
+        }
+    }
+    return clients.compactMap { fastest[$0.name] }
+}
+
+/// The file's length, from one fetch, so every benchmarked response can be checked against it.
+func expectedLength(of url: URL) async throws -> Int {
+    let response = try await CurlTransport().send(TransportRequest(url: url, headers: ["Accept-Encoding": "identity"]))
+    guard response.status == 200 else { throw BenchError("\(url.absoluteString) answered \(response.status)") }
+    return response.body.count
+}
+
+do {
+    try await runBenchmark()
+} catch {
+    log("errand-bench: \(error)")
+    exit(1)
+}

@@ -9,10 +9,10 @@ import TestSupport
 struct BulkFetchTests {
     @Test("objects come back in the IDs' order; missing and not-valid ones are skipped and reported", arguments: TransportKind.allCases)
     func orderAndSkipped(transport: TransportKind) async throws {
-        let session = try ReplicaSession(transport: transport)
+        let replica = try ReplicaClient(transport: transport)
         let ids = [7030, ReplicaIDs.missing, 7002, 7001, ReplicaIDs.notValid, 7046, 7002]
         var events: [ObjectFetchEvent] = []
-        for try await event in session.met.objects(ids: ids) { events.append(event) }
+        for try await event in replica.met.objects(ids: ids) { events.append(event) }
 
         guard case .started(let planned, let matches)? = events.first else {
             Issue.record("the first event is not .started")
@@ -39,51 +39,51 @@ struct BulkFetchTests {
             fetchedIndices.append(index)
         }
         #expect(fetchedIndices.sorted() == [0, 2, 3, 5, 6])
-        #expect(try await session.requests().count == ids.count)
+        #expect(try await replica.requests().count == ids.count)
     }
 
     @Test("search and fetch the first N objects as one call, meeting the IDs the Met does not serve")
     func searchAndFetch() async throws {
-        let session = try ReplicaSession()
-        let result = try await session.met.searchObjects(SearchQuery("sunflowers"), limit: 10).result()
+        let replica = try ReplicaClient()
+        let result = try await replica.met.searchObjects(SearchQuery("sunflowers"), limit: 10).result()
         #expect(result.matches == 24)
         #expect(result.objects.map(\.id) == [7001, 7002, 7003, 7004, 7005, 7006, 7007, 7008])
         #expect(result.skipped.map(\.id) == [ReplicaIDs.missing, ReplicaIDs.notValid])
-        let sent = try await session.requests()
+        let sent = try await replica.requests()
         #expect(sent.count == 11)
         #expect(sent.first?.path == "/public/collection/v1/search" && sent.first?.query == "q=sunflowers")
     }
 
     @Test("no IDs finish at once with nothing")
     func noIDs() async throws {
-        let session = try ReplicaSession()
-        let result = try await session.met.objects(ids: []).result()
+        let replica = try ReplicaClient()
+        let result = try await replica.met.objects(ids: []).result()
         #expect(result.objects.isEmpty && result.skipped.isEmpty && result.matches == 0)
-        #expect(try await session.requests().isEmpty)
+        #expect(try await replica.requests().isEmpty)
     }
 
     @Test("an empty search finishes with no objects and fetches nothing")
     func emptySearch() async throws {
-        let session = try ReplicaSession()
-        let result = try await session.met.searchObjects(SearchQuery("")).result()
+        let replica = try ReplicaClient()
+        let result = try await replica.met.searchObjects(SearchQuery("")).result()
         #expect(result.objects.isEmpty && result.skipped.isEmpty && result.matches == 0)
-        #expect(try await session.requests().count == 1)
+        #expect(try await replica.requests().count == 1)
     }
 
 
 
     @Test("a 403 or a lasting 503 stops the fetch with that error")
     func serviceFailuresStopTheFetch() async throws {
-        let session = try ReplicaSession()
+        let replica = try ReplicaClient()
         let ids = [7001, ReplicaIDs.unavailable] + Array(7002...7020)
         await #expect {
-            try await session.met.objects(ids: ids, rate: 20, concurrency: 1).result()
+            try await replica.met.objects(ids: ids, rate: 20, concurrency: 1).result()
         } throws: { error in
             if case .serviceUnavailable = error as? MetError { return true }
             return false
         }
         // The fetch stopped: not every ID was requested.
-        let sent = try await session.requests()
+        let sent = try await replica.requests()
         #expect(sent.count < ids.count + 2)
         #expect(sent.filter { $0.path.hasSuffix("/\(ReplicaIDs.unavailable)") }.count == 3)
     }
@@ -91,14 +91,14 @@ struct BulkFetchTests {
 
     @Test("a new search cancels the previous search's fetch")
     func newSearchCancelsOld() async throws {
-        let session = try ReplicaSession()
-        let first = session.met.searchObjects(SearchQuery("sunflowers"), rate: 5)
+        let replica = try ReplicaClient()
+        let first = replica.met.searchObjects(SearchQuery("sunflowers"), rate: 5)
         var iterator = first.makeAsyncIterator()
         guard case .started? = try await iterator.next() else {
             Issue.record("the first search did not start")
             return
         }
-        let second = session.met.searchObjects(SearchQuery("cat"), limit: 4)
+        let second = replica.met.searchObjects(SearchQuery("cat"), limit: 4)
         await #expect {
             while try await iterator.next() != nil {}
         } throws: { error in
@@ -111,7 +111,7 @@ struct BulkFetchTests {
 
     @Test("bad fetch parameters are reported, not crashed on")
     func invalidParameters() async throws {
-        let met = try ReplicaSession().met
+        let met = try ReplicaClient().met
         for fetch in [met.objects(ids: [7001], rate: 0), met.objects(ids: [7001], concurrency: 0),
                       met.searchObjects(SearchQuery("x"), limit: -1)] {
             await #expect {
@@ -129,11 +129,11 @@ struct BulkFetchTests {
 struct BulkFetchTimingTests {
     @Test("at 30 per second, 60 objects take at least 1.7 s and no second holds more than 30 + burst", arguments: TransportKind.allCases)
     func rateAdherence(transport: TransportKind) async throws {
-        let session = try ReplicaSession(transport: transport)
+        let replica = try ReplicaClient(transport: transport)
         let ids = ReplicaIDs.served + ReplicaIDs.served.prefix(14)
-        let result = try await session.met.objects(ids: ids, rate: 30).result()
+        let result = try await replica.met.objects(ids: ids, rate: 30).result()
         #expect(result.objects.count == 60)
-        let times = try await session.requests().map(\.time).sorted()
+        let times = try await replica.requests().map(\.time).sorted()
         try #require(times.count == 60)
         let span = times[59] - times[0]
         #expect(span >= 1.7, "60 requests in \(span) s")
@@ -143,22 +143,22 @@ struct BulkFetchTimingTests {
         let window = 0.96
         let busiest = times.indices.map { start in times[start...].prefix { $0 < times[start] + window }.count }.max() ?? 0
         #expect(busiest <= 30 + burst, "\(busiest) requests within one second")
-        let sent = session.starts.sorted
+        let sent = replica.starts.sorted
         let sentBusiest = sent.indices.map { start in sent[start...].prefix { $0 < sent[start] + window }.count }.max() ?? 0
         #expect(sentBusiest <= 30 + burst, "\(sentBusiest) requests started within one second")
     }
 
     @Test("at the default rate, a fetch stays under a server limit of 90 per second")
     func defaultRateIsPolite() async throws {
-        let session = try ReplicaSession(headers: ["X-Replica-Rate-Limit": "90"])
-        let result = try await session.met.objects(ids: ReplicaIDs.served + ReplicaIDs.served).result()
+        let replica = try ReplicaClient(headers: ["X-Replica-Rate-Limit": "90"])
+        let result = try await replica.met.objects(ids: ReplicaIDs.served + ReplicaIDs.served).result()
         #expect(result.objects.count == 92)
     }
 
     @Test("going faster than the server allows brings the block page, which stops the fetch")
     func tooFastIsBlocked() async throws {
-        let session = try ReplicaSession(headers: ["X-Replica-Rate-Limit": "20"])
-        let fetch = session.met.objects(ids: ReplicaIDs.served, rate: 1000, concurrency: 8)
+        let replica = try ReplicaClient(headers: ["X-Replica-Rate-Limit": "20"])
+        let fetch = replica.met.objects(ids: ReplicaIDs.served, rate: 1000, concurrency: 8)
         await #expect {
             try await fetch.result()
         } throws: { error in
@@ -169,9 +169,9 @@ struct BulkFetchTimingTests {
 
     @Test("cancelling a bulk fetch stops its requests within 100 ms", arguments: TransportKind.allCases)
     func cancellation(transport: TransportKind) async throws {
-        let session = try ReplicaSession(transport: transport)
+        let replica = try ReplicaClient(transport: transport)
         let ids = ReplicaIDs.served + ReplicaIDs.served.prefix(14)
-        let fetch = session.met.objects(ids: ids, rate: 30)
+        let fetch = replica.met.objects(ids: ids, rate: 30)
         var fetched = 0
         var cancelledAt = 0.0
         do {
@@ -189,7 +189,7 @@ struct BulkFetchTimingTests {
         }
         // Give any straggler time to reach the server before reading its log.
         try await Task.sleep(for: .milliseconds(400))
-        let times = try await session.requests().map(\.time)
+        let times = try await replica.requests().map(\.time)
         #expect(times.count < ids.count)
         let late = times.filter { $0 > cancelledAt + 0.1 }
         #expect(late.isEmpty, "\(late.count) requests more than 100 ms after cancelling")
@@ -197,15 +197,15 @@ struct BulkFetchTimingTests {
 
     @Test("a consumer that stops iterating stops the fetch")
     func consumerLeaves() async throws {
-        let session = try ReplicaSession()
+        let replica = try ReplicaClient()
         let ids = ReplicaIDs.served
-        let fetch = session.met.objects(ids: ids, rate: 20)
+        let fetch = replica.met.objects(ids: ids, rate: 20)
         for try await event in fetch {
             if case .fetched = event { break }
         }
         let stoppedAt = Date().timeIntervalSince1970
         try await Task.sleep(for: .milliseconds(400))
-        let times = try await session.requests().map(\.time)
+        let times = try await replica.requests().map(\.time)
         #expect(times.count < ids.count)
         #expect(times.allSatisfy { $0 <= stoppedAt + 0.1 })
     }

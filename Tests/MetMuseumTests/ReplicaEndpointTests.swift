@@ -9,13 +9,13 @@ import TestSupport
 struct ReplicaEndpointTests {
     @Test("search sends every filter encoded, q last, and gets the filtered IDs")
     func searchWithEveryFilter() async throws {
-        let session = try ReplicaSession()
+        let replica = try ReplicaClient()
         let query = SearchQuery(
             "sunflowers", fields: [.title], isHighlight: true, isOnView: true, hasImages: true, departmentID: 11,
             media: ["Oil", "Silk"], geoLocations: ["France", "United States"], dateBegin: 1850, dateEnd: 1900)
-        let found = try await session.met.search(query)
+        let found = try await replica.met.search(query)
         #expect(found.ids == [7001])
-        let sent = try #require(try await session.requests().last)
+        let sent = try #require(try await replica.requests().last)
         #expect(sent.path == "/public/collection/v1/search")
         #expect(sent.query == "isHighlight=true&title=true&isOnView=true&hasImages=true&departmentId=11"
             + "&medium=Oil%7CSilk&geoLocation=France%7CUnited%20States&dateBegin=1850&dateEnd=1900&q=sunflowers")
@@ -37,58 +37,58 @@ struct ReplicaEndpointTests {
             (SearchQuery("armor", fields: [.title]), [7017]),
         ])
     func singleFilters(query: SearchQuery, expected: [Int]) async throws {
-        let session = try ReplicaSession()
-        let found = try await session.met.search(query)
+        let replica = try ReplicaClient()
+        let found = try await replica.met.search(query)
         #expect(found.ids == expected)
         #expect(found.total == expected.count)
-        #expect(try await session.requests().last?.queryNames.last == "q")
+        #expect(try await replica.requests().last?.queryNames.last == "q")
     }
 
     @Test("an empty search and a search without matches give no IDs, not an error")
     func emptySearch() async throws {
-        let session = try ReplicaSession()
-        #expect(try await session.met.search(SearchQuery("")) == ObjectIDList(total: 0, ids: []))
-        #expect(try await session.met.search(SearchQuery("zeppelin")).isEmpty)
+        let replica = try ReplicaClient()
+        #expect(try await replica.met.search(SearchQuery("")) == ObjectIDList(total: 0, ids: []))
+        #expect(try await replica.met.search(SearchQuery("zeppelin")).isEmpty)
     }
 
     @Test("search results include IDs the collection does not serve, as the Met's do")
     func ghostsInResults() async throws {
-        let found = try await ReplicaSession().met.search(SearchQuery("sunflowers"))
+        let found = try await ReplicaClient().met.search(SearchQuery("sunflowers"))
         #expect(found.ids.count == 24)
         #expect(found.ids.contains(ReplicaIDs.missing) && found.ids.contains(ReplicaIDs.notValid))
     }
 
     @Test("an invalid search fails before any request")
     func invalidSearchSendsNothing() async throws {
-        let session = try ReplicaSession()
+        let replica = try ReplicaClient()
         await #expect {
-            try await session.met.search(SearchQuery("x", dateBegin: 1700))
+            try await replica.met.search(SearchQuery("x", dateBegin: 1700))
         } throws: { error in
             if case .invalidQuery = error as? MetError { return true }
             return false
         }
-        #expect(try await session.requests().isEmpty)
+        #expect(try await replica.requests().isEmpty)
     }
 
     @Test("one object, in full, with images on the replica")
     func object() async throws {
-        let session = try ReplicaSession()
-        let object = try await session.met.object(id: 7001)
+        let replica = try ReplicaClient()
+        let object = try await replica.met.object(id: 7001)
         #expect(object.title == "Sunflowers in a Blue Jug")
         #expect(object.artistDisplayName == "Maren Holt")
         #expect(object.constituents.first?.role == "Artist")
         #expect(object.tags.map(\.term) == ["Sunflowers", "Still Life"])
         #expect(object.isHighlight && object.isPublicDomain && object.galleryNumber == "825")
         let image = try #require(object.primaryImageSmall)
-        #expect(image.host == session.base.host && image.port == session.base.port)
-        let png = try await APIClient(baseURL: session.base).send(Request<Data>(url: image)).value
+        #expect(image.host == replica.base.host && image.port == replica.base.port)
+        let png = try await APIClient(baseURL: replica.base).send(Request<Data>(url: image)).value
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-        #expect(try await session.requests().first?.path == "/public/collection/v1/objects/7001")
+        #expect(try await replica.requests().first?.path == "/public/collection/v1/objects/7001")
     }
 
     @Test("the replica's quirks: reversed dates, null lists, no images unless public domain")
     func quirks() async throws {
-        let met = try ReplicaSession().met
+        let met = try ReplicaClient().met
         let amulet = try await met.object(id: 7012)
         #expect(amulet.objectEndDate < amulet.objectBeginDate && amulet.dateRange == -664 ... -525)
         #expect(amulet.constituents.isEmpty && amulet.artistDisplayName == nil)
@@ -100,7 +100,7 @@ struct ReplicaEndpointTests {
 
     @Test("unknown and not-valid objects are distinct errors")
     func missingObjects() async throws {
-        let met = try ReplicaSession().met
+        let met = try ReplicaClient().met
         await #expect {
             try await met.object(id: ReplicaIDs.missing)
         } throws: { error in
@@ -123,58 +123,58 @@ struct ReplicaEndpointTests {
 
     @Test("departments")
     func departments() async throws {
-        let departments = try await ReplicaSession().met.departments()
+        let departments = try await ReplicaClient().met.departments()
         #expect(departments.count == 17)
         #expect(departments.first { $0.id == 11 }?.displayName == "European Paintings")
     }
 
     @Test("the object list, whole and filtered by date and departments")
     func objectList() async throws {
-        let session = try ReplicaSession()
-        let all = try await session.met.objectIDs()
+        let replica = try ReplicaClient()
+        let all = try await replica.met.objectIDs()
         #expect(all.total == 50 && all.ids.contains(7001) && all.ids.contains(ReplicaIDs.notValid))
         let since = try #require(ISO8601DateFormatter().date(from: "2024-05-01T12:00:00Z"))
-        let recent = try await session.met.objectIDs(updatedSince: since, departmentIDs: [11, 21])
+        let recent = try await replica.met.objectIDs(updatedSince: since, departmentIDs: [11, 21])
         #expect(recent.ids == [7010, 7038, 7046])
-        let sent = try await session.requests().map(\.query)
+        let sent = try await replica.requests().map(\.query)
         #expect(sent == ["", "metadataDate=2024-05-01&departmentIds=11%7C21"])
     }
 
     @Test("a 403 HTML page is 'blocked' and is not retried")
     func blocked() async throws {
-        let session = try ReplicaSession()
+        let replica = try ReplicaClient()
         await #expect {
-            try await session.met.object(id: ReplicaIDs.blocked)
+            try await replica.met.object(id: ReplicaIDs.blocked)
         } throws: { error in
             guard case .blocked = error as? MetError else { return false }
             return (error as? MetError)?.userMessage.contains("wait") == true
         }
         await #expect {
-            try await session.met.search(SearchQuery("__blocked__"))
+            try await replica.met.search(SearchQuery("__blocked__"))
         } throws: { error in
             if case .blocked = error as? MetError { return true }
             return false
         }
-        #expect(try await session.requests().count == 2)
+        #expect(try await replica.requests().count == 2)
     }
 
     @Test("503 is retried, then reported as the service being unavailable")
     func unavailable() async throws {
-        let session = try ReplicaSession()
+        let replica = try ReplicaClient()
         await #expect {
-            try await session.met.object(id: ReplicaIDs.unavailable)
+            try await replica.met.object(id: ReplicaIDs.unavailable)
         } throws: { error in
             if case .serviceUnavailable(let failure) = error as? MetError { return failure.status == 503 }
             return false
         }
-        #expect(try await session.requests().count == 3)
+        #expect(try await replica.requests().count == 3)
     }
 
     @Test("a 503 that passes is recovered by the retries")
     func transientOutage() async throws {
         let key = UUID().uuidString
-        let session = try ReplicaSession(headers: ["X-Replica-Fault": "503; count=2; key=\(key)"])
-        #expect(try await session.met.departments().count == 17)
-        #expect(try await session.requests().count == 3)
+        let replica = try ReplicaClient(headers: ["X-Replica-Fault": "503; count=2; key=\(key)"])
+        #expect(try await replica.met.departments().count == 17)
+        #expect(try await replica.requests().count == 3)
     }
 }

@@ -21,17 +21,17 @@ struct LoggedRequest: Decodable, Sendable {
 
 /// A Met client of the replica whose requests carry a header naming the test, so its log entries can be told apart
 /// from those of tests running at the same time.
-struct ReplicaSession: Sendable {
+struct ReplicaClient: Sendable {
     let base: URL
     let testID = UUID().uuidString
     let met: MetClient
     /// When each request left the client (after the rate limiter), in seconds since 1970.
     let starts = StartTimes()
 
-    /// A session on a transport of its own, so that no other test's requests queue for the same connections.
+    /// A replica on a transport of its own, so that no other test's requests queue for the same connections.
     init(
         transport: TransportKind = .urlSession, headers: HTTPHeaders = [:],
-        retry: RetryPolicy? = ReplicaSession.quickRetry
+        retry: RetryPolicy? = ReplicaClient.quickRetry
     ) throws {
         base = try TestServer.replica.url()
         let starts = starts
@@ -46,7 +46,7 @@ struct ReplicaSession: Sendable {
     /// Retries as the default policy does, without waiting long.
     static let quickRetry = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5), jitter: .none)
 
-    /// This session's requests to the Met's paths, in arrival order.
+    /// This replica's requests to the Met's paths, in arrival order.
     func requests() async throws -> [LoggedRequest] {
         let log = try await APIClient(baseURL: base).send(Request<[LoggedRequest]>(path: "__requests")).value
         return log.filter { $0.headers.first { $0.key.lowercased() == "x-test-id" }?.value == testID }

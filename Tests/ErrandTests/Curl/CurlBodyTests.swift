@@ -106,6 +106,27 @@ struct CurlBodyTests {
         #expect(echo["data"] as? String == #"{"a":1}"#)
     }
 
+    @Test("a pooled handle carries nothing over from its previous request", .enabled(if: TestServer.httpbin.isUsable))
+    func reusedHandleStartsClean() async throws {
+        // One at a time, so every request reuses the same pooled handle.
+        let transport = CurlTest.transport()
+        let head = try await transport.send(CurlTest.request(.httpbin, "/anything", method: .head))
+        #expect(head.body.isEmpty)
+        let put = try await transport.send(CurlTest.request(
+            .httpbin, "/anything", method: .put, headers: ["X-Only-Once": "1"], body: .data(Data("first".utf8)),
+            timeouts: Timeouts(total: .seconds(2))))
+        #expect(try CurlTest.json(put.body)["data"] as? String == "first")
+        let get = try await transport.send(CurlTest.request(.httpbin, "/anything", timeouts: Timeouts()))
+        let echo = try CurlTest.json(get.body)
+        #expect(echo["method"] as? String == "GET")
+        #expect(echo["data"] as? String == "")
+        #expect((echo["headers"] as? [String: Any])?["X-Only-Once"] == nil)
+        let post = try await transport.send(CurlTest.request(.httpbin, "/anything", method: .post))
+        #expect(try CurlTest.json(post.body)["method"] as? String == "POST")
+        let after = try await transport.send(CurlTest.request(.httpbin, "/get"))
+        #expect(after.status == 200)
+    }
+
     @Test("the client's default transport on Linux is curl")
     func defaultTransport() {
         #if os(Linux)

@@ -91,27 +91,43 @@ struct CurlEasyHandle: @unchecked Sendable {
     }
 }
 
-/// Easy handles kept for reuse, so a request does not pay for allocating and initialising one.
+/// Easy handles kept for reuse, so a request does not pay for allocating and setting one up.
+///
+/// Every handle carries the transport's shared options (trust, pinning, protocol, callbacks) from its creation.
 final class CurlEasyPool: Sendable {
     private let handles = Mutex<[CurlEasyHandle]>([])
     private let limit: Int
+    private let configuration: CurlTransport.Configuration
 
-    init(limit: Int) {
+    init(limit: Int, configuration: CurlTransport.Configuration) {
         self.limit = limit
+        self.configuration = configuration
     }
 
-    /// A reset handle from the pool, or a new one.
+    /// A handle from the pool, or a new one with the shared options set.
     func take() throws(ErrandError) -> CurlEasyHandle {
         if let handle = handles.withLock({ $0.popLast() }) { return handle }
         guard let handle = CurlEasyHandle.make() else {
             throw .transport(TransportFailure(kind: .other, underlying: "libcurl could not create a transfer handle"))
         }
+        if let failure = handle.applySharedOptions(configuration) {
+            handle.destroy()
+            throw failure
+        }
         return handle
     }
 
-    /// Resets a handle and keeps it, or frees it when the pool is full.
-    func recycle(_ handle: CurlEasyHandle) {
-        handle.reset()
+    /// Keeps a handle for the next request, or frees it when the pool is full.
+    ///
+    /// A handle whose transfer did not end cleanly (failed, aborted, paused) is reset to a blank state first, so no
+    /// state of that transfer can leak into the next one.
+    func recycle(_ handle: CurlEasyHandle, clean: Bool) {
+        if clean {
+            handle.errorBuffer[0] = 0
+        } else {
+            handle.reset()
+            _ = handle.applySharedOptions(configuration)
+        }
         let kept = handles.withLock { handles in
             guard handles.count < limit else { return false }
             handles.append(handle)

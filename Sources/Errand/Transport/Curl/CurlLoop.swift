@@ -6,9 +6,12 @@ import Synchronization
 /// transfers as libcurl reports them done, and sleeps in `curl_multi_poll` until a socket, a timer or a submission
 /// (`curl_multi_wakeup`) needs it.
 ///
-/// `@unchecked Sendable` because everything mutable here except the command queue — the multi handle and the table
-/// of running transfers — is used by the loop thread alone; other threads only append to `commands` (a `Mutex`) and
-/// call `curl_multi_wakeup`, which libcurl allows from any thread.
+/// A submission wakes the loop only when it sleeps in `curl_multi_poll` (and only once per sleep): while the loop is
+/// busy it picks new commands up before it would sleep, so under load most submissions cost no system call.
+///
+/// `@unchecked Sendable` because everything mutable here except the inbox — the multi handle and the table of
+/// running transfers — is used by the loop thread alone; other threads only append to the inbox (a `Mutex`) and call
+/// `curl_multi_wakeup`, which libcurl allows from any thread.
 final class CurlLoop: @unchecked Sendable {
     enum Command {
         case start(CurlTransfer)
@@ -19,13 +22,19 @@ final class CurlLoop: @unchecked Sendable {
 
     let pool: CurlEasyPool
     private let multi: UnsafeMutableRawPointer?
-    private let commands = Mutex<[Command]>([])
+    private struct Inbox {
+        var commands: [Command] = []
+        /// Whether the loop sleeps (or is about to) in `curl_multi_poll` without a wake-up pending.
+        var isPolling = false
+    }
+
+    private let inbox = Mutex(Inbox())
     private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     private var idleWatched = 0
 
     init(configuration: CurlTransport.Configuration) {
         CurlGlobal.ensureInitialized()
-        pool = CurlEasyPool(limit: 256)
+        pool = CurlEasyPool(limit: 256, configuration: configuration)
         multi = curl_multi_init()
         guard let multi else { return }
         _ = errand_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, errand_curl_pipe_multiplex)
@@ -44,8 +53,12 @@ final class CurlLoop: @unchecked Sendable {
             if case .start(let transfer) = command { refuse(transfer) }
             return
         }
-        commands.withLock { $0.append(command) }
-        curl_multi_wakeup(multi)
+        let sleeping = inbox.withLock { inbox in
+            inbox.commands.append(command)
+            defer { inbox.isPolling = false }
+            return inbox.isPolling
+        }
+        if sleeping { curl_multi_wakeup(multi) }
     }
 
     /// Stops the loop: running transfers fail as cancelled, connections close, the multi handle is freed.
@@ -60,7 +73,10 @@ final class CurlLoop: @unchecked Sendable {
         var pending: [Command] = []
         var stillRunning: Int32 = 0
         while true {
-            commands.withLock { swap(&$0, &pending) }
+            inbox.withLock { inbox in
+                inbox.isPolling = false
+                swap(&inbox.commands, &pending)
+            }
             var stopping = false
             for command in pending {
                 switch command {
@@ -75,14 +91,18 @@ final class CurlLoop: @unchecked Sendable {
             curl_multi_perform(multi, &stillRunning)
             collectFinished(in: multi)
             let idleWait = expireIdleTransfers(in: multi)
-            let wait = min(idleWait ?? 1000, 1000)
-            curl_multi_poll(multi, nil, 0, Int32(wait), nil)
+            let maySleep = inbox.withLock { inbox in
+                guard inbox.commands.isEmpty else { return false }
+                inbox.isPolling = true
+                return true
+            }
+            if maySleep { curl_multi_poll(multi, nil, 0, Int32(min(idleWait ?? 1000, 1000)), nil) }
         }
         for transfer in Array(running.values) {
             abort(transfer, with: .cancelled, in: multi)
         }
         // Commands queued after shutdown have no loop left to run them: fail what would otherwise wait forever.
-        for command in commands.withLock({ commands in defer { commands.removeAll() }; return commands }) {
+        for command in inbox.withLock({ inbox in defer { inbox.commands.removeAll() }; return inbox.commands }) {
             if case .start(let transfer) = command { conclude(transfer, code: CURLE_ABORTED_BY_CALLBACK, in: multi) }
         }
         curl_multi_cleanup(multi)
@@ -146,7 +166,8 @@ final class CurlLoop: @unchecked Sendable {
             add(transfer, to: multi)
             return
         }
-        if let handle = transfer.finish(code: code) { pool.recycle(handle) }
+        let clean = code == CURLE_OK && transfer.failure == nil
+        if let handle = transfer.finish(code: code) { pool.recycle(handle, clean: clean) }
     }
 
     /// Fails transfers idle for longer than their idle timeout; returns milliseconds until the next one could expire.
@@ -175,6 +196,6 @@ final class CurlLoop: @unchecked Sendable {
     private func refuse(_ transfer: CurlTransfer) {
         transfer.fail(.transport(TransportFailure(
             kind: .other, url: transfer.request.url, underlying: "libcurl could not create a multi handle")))
-        if let handle = transfer.finish(code: CURLE_FAILED_INIT) { pool.recycle(handle) }
+        if let handle = transfer.finish(code: CURLE_FAILED_INIT) { pool.recycle(handle, clean: false) }
     }
 }

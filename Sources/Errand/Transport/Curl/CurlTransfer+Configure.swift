@@ -1,68 +1,70 @@
 import CCurl
 import Foundation
 
+extension CurlEasyHandle {
+    /// Sets the options every request of a transport shares; done once per handle, not per request.
+    ///
+    /// Handles are reused without `curl_easy_reset` (which measured a fifth of libcurl's cost per request), so
+    /// ``CurlTransfer/configure(_:)`` sets every option a request may change, each time.
+    func applySharedOptions(_ configuration: CurlTransport.Configuration) -> ErrandError? {
+        set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        set(CURLOPT_NOSIGNAL, true)
+        _ = set(CURLOPT_PROTOCOLS_STR, "http,https")
+        // An empty string asks for every encoding libcurl decodes (gzip, deflate, br) and decodes the response.
+        _ = set(CURLOPT_ACCEPT_ENCODING, "")
+        set(CURLOPT_HTTP_VERSION, Int(configuration.prefersHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1))
+        set(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
+        if let caBundle = configuration.caBundle, set(CURLOPT_CAINFO, caBundle.path) != CURLE_OK {
+            return .invalidRequest("the CA bundle \(caBundle.path) cannot be used.")
+        }
+        if let pin = configuration.pinnedPublicKey, set(CURLOPT_PINNEDPUBLICKEY, pin) != CURLE_OK {
+            return .invalidRequest("public-key pinning is not supported by this libcurl.")
+        }
+        set(CURLOPT_HEADERFUNCTION, callback: curlHeaderCallback)
+        set(CURLOPT_WRITEFUNCTION, callback: curlWriteCallback)
+        set(CURLOPT_READFUNCTION, readCallback: curlReadCallback)
+        return nil
+    }
+}
+
 extension CurlTransfer {
-    /// Sets every option the current hop needs on a freshly reset handle.
+    /// Sets every option the current hop may need differently from the handle's previous request.
     func configure(_ easy: CurlEasyHandle) throws(ErrandError) {
-        let configuration = owner.configuration
         guard easy.set(CURLOPT_URL, hop.url.absoluteString) == CURLE_OK else {
             throw .invalidURL("\(hop.url.absoluteString) is not a URL libcurl accepts.")
         }
-        easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(easy.errorBuffer))
-        easy.set(CURLOPT_NOSIGNAL, true)
-        _ = easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
         try configureMethodAndBody(easy)
         configureHeaders(easy)
-
-        // An empty string asks for every encoding libcurl decodes (gzip, deflate, br) and decodes the response.
-        _ = easy.set(CURLOPT_ACCEPT_ENCODING, "")
-        if configuration.prefersHTTP2 {
-            easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-            // Wait for a connection being opened to the same host to offer multiplexing instead of opening more.
-            if hop.url.scheme?.lowercased() == "https" { easy.set(CURLOPT_PIPEWAIT, true) }
-        } else {
-            easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
-        }
-        easy.set(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
-        if let caBundle = configuration.caBundle {
-            guard easy.set(CURLOPT_CAINFO, caBundle.path) == CURLE_OK else {
-                throw .invalidRequest("the CA bundle \(caBundle.path) cannot be used.")
-            }
-        }
-        if let pin = configuration.pinnedPublicKey {
-            guard easy.set(CURLOPT_PINNEDPUBLICKEY, pin) == CURLE_OK else {
-                throw .invalidRequest("public-key pinning is not supported by this libcurl.")
-            }
-        }
+        // Over TLS, wait for a connection being opened to the same host to offer HTTP/2 multiplexing rather than
+        // opening more connections.
+        easy.set(CURLOPT_PIPEWAIT, owner.configuration.prefersHTTP2 && hop.url.scheme?.lowercased() == "https")
         try configureTimeouts(easy)
-
         let context = Unmanaged.passUnretained(self).toOpaque()
-        easy.set(CURLOPT_HEADERFUNCTION, callback: curlHeaderCallback)
         easy.set(CURLOPT_HEADERDATA, pointer: context)
-        easy.set(CURLOPT_WRITEFUNCTION, callback: curlWriteCallback)
         easy.set(CURLOPT_WRITEDATA, pointer: context)
-        if requestBody != nil {
-            easy.set(CURLOPT_READFUNCTION, readCallback: curlReadCallback)
-            easy.set(CURLOPT_READDATA, pointer: context)
-        }
+        easy.set(CURLOPT_READDATA, pointer: context)
     }
 
     private func configureMethodAndBody(_ easy: CurlEasyHandle) throws(ErrandError) {
         requestBody = try CurlRequestBody.open(hop.body)
         let method = hop.method
+        // HTTPGET also switches off NOBODY and upload left from the handle's previous request.
+        easy.set(CURLOPT_HTTPGET, true)
         if let requestBody {
             // POST with a known size sends Content-Length and reads the bytes through the read callback.
             easy.set(CURLOPT_POST, true)
             easy.set(CURLOPT_POSTFIELDSIZE_LARGE, size: Int64(requestBody.size))
-            if method != .post { _ = easy.set(CURLOPT_CUSTOMREQUEST, method.rawValue) }
-        } else if method == .head {
-            easy.set(CURLOPT_NOBODY, true)
         } else if method == .post {
+            // A zero size without post fields sends an empty body with `Content-Length: 0`.
+            easy.set(CURLOPT_POST, true)
             easy.set(CURLOPT_POSTFIELDSIZE_LARGE, size: 0)
-            _ = easy.set(CURLOPT_COPYPOSTFIELDS, "")
-        } else if method != .get {
-            _ = easy.set(CURLOPT_CUSTOMREQUEST, method.rawValue)
+        } else {
+            easy.set(CURLOPT_POSTFIELDSIZE_LARGE, size: -1)
+            if method == .head { easy.set(CURLOPT_NOBODY, true) }
         }
+        let standard = method == .get || method == .head || method == .post
+        easy.set(CURLOPT_CUSTOMREQUEST, pointer: nil)
+        if !standard { _ = easy.set(CURLOPT_CUSTOMREQUEST, method.rawValue) }
     }
 
     private func configureHeaders(_ easy: CurlEasyHandle) {
@@ -83,17 +85,19 @@ extension CurlTransfer {
     }
 
     private func configureTimeouts(_ easy: CurlEasyHandle) throws(ErrandError) {
-        if let connect = request.timeouts.connect {
-            easy.set(CURLOPT_CONNECTTIMEOUT_MS, max(1, Self.milliseconds(connect)))
+        // Zero restores libcurl's defaults: no total limit, 300 s to connect.
+        easy.set(CURLOPT_CONNECTTIMEOUT_MS, request.timeouts.connect.map { max(1, Self.milliseconds($0)) } ?? 0)
+        guard let deadline else {
+            easy.set(CURLOPT_TIMEOUT_MS, 0)
+            return
         }
-        if let deadline {
-            let left = Self.milliseconds(deadline - .now)
-            guard left > 0 else {
-                throw .transport(TransportFailure(
-                    kind: .timedOut, url: hop.url, underlying: "no complete response within \(request.timeouts.total ?? .zero)"))
-            }
-            easy.set(CURLOPT_TIMEOUT_MS, left)
+        let left = Self.milliseconds(deadline - .now)
+        guard left > 0 else {
+            throw .transport(TransportFailure(
+                kind: .timedOut, url: hop.url,
+                underlying: "no complete response within \(request.timeouts.total ?? .zero)"))
         }
+        easy.set(CURLOPT_TIMEOUT_MS, left)
     }
 
     /// A duration in whole milliseconds, rounded up so a positive duration never becomes zero (which libcurl

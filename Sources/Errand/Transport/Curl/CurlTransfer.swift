@@ -69,7 +69,7 @@ final class CurlTransfer: @unchecked Sendable {
             try configure(easy)
         } catch {
             releaseResources()
-            owner.loop.pool.recycle(easy)
+            owner.loop.pool.recycle(easy, clean: false)
             self.easy = nil
             throw error
         }
@@ -144,7 +144,6 @@ final class CurlTransfer: @unchecked Sendable {
             hopStarted = .now
             resetResponse()
             releaseResources()
-            easy.reset()
             do {
                 try configure(easy)
                 return true

@@ -1,0 +1,72 @@
+import Foundation
+
+/// The command line: `errand-bench [--url URL] [--json] [--requests N] [--big-requests N] [--rounds N]
+/// [--concurrency 1,16,64] [--clients errand-curl,raw-libcurl] [--sizes small,big]`.
+struct Options {
+    var url: URL?
+    var json = false
+    var smallRequests = 2000
+    var bigRequests = 400
+    var rounds = 3
+    var concurrencies = [1, 16, 64]
+    var clients = BenchClient.all.map(\.name)
+    var sizes = FileSize.allCases
+
+    static let usage = """
+        usage: errand-bench [--url http://127.0.0.1:PORT] [--json] [--requests N] [--big-requests N] [--rounds N]
+                            [--concurrency 1,16,64] [--clients errand-curl,errand-urlsession,raw-libcurl] [--sizes small,big]
+          --requests N      requests per round for small.json (default 2000); --big-requests for big.json (default 400)
+          --rounds N        interleaved rounds per client; the fastest is reported (default 3)
+        Without --url (or ERRAND_NGINX_HTTP_URL) it starts nginx through scripts/bench --serve.
+        """
+
+    init(_ arguments: [String]) throws {
+        var remaining = arguments[...]
+        func value(_ flag: String) throws -> String {
+            guard let value = remaining.popFirst() else { throw BenchError("\(flag) needs a value\n\(Self.usage)") }
+            return value
+        }
+        func count(_ flag: String) throws -> Int {
+            let text = try value(flag)
+            guard let number = Int(text), number > 0 else { throw BenchError("\(flag) needs a positive number, not \(text)") }
+            return number
+        }
+        while let flag = remaining.popFirst() {
+            switch flag {
+            case "--url":
+                let text = try value(flag)
+                guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+                    throw BenchError("--url needs an http URL, not \(text)")
+                }
+                self.url = url
+            case "--json": json = true
+            case "--requests": smallRequests = try count(flag)
+            case "--big-requests": bigRequests = try count(flag)
+            case "--rounds": rounds = try count(flag)
+            case "--concurrency":
+                let list = try value(flag).split(separator: ",").map { Int($0) }
+                guard !list.isEmpty, list.allSatisfy({ ($0 ?? 0) > 0 }) else { throw BenchError("--concurrency needs numbers like 1,16,64") }
+                concurrencies = list.compactMap { $0 }
+            case "--clients":
+                let names = try value(flag).split(separator: ",").map(String.init)
+                let known = Set(BenchClient.all.map(\.name))
+                if let unknown = names.first(where: { !known.contains($0) }) {
+                    throw BenchError("unknown client \(unknown); known: \(known.sorted().joined(separator: ", "))")
+                }
+                clients = names
+            case "--sizes":
+                let names = try value(flag).split(separator: ",")
+                let parsed = names.compactMap { FileSize(rawValue: String($0)) }
+                guard parsed.count == names.count, !parsed.isEmpty else { throw BenchError("--sizes takes small,big") }
+                sizes = parsed
+            case "--help", "-h":
+                print(Self.usage)
+                exit(0)
+            default:
+                throw BenchError("unknown argument \(flag)\n\(Self.usage)")
+            }
+        }
+    }
+
+    func requests(for size: FileSize) -> Int { size == .small ? smallRequests : bigRequests }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Synchronization
+
+/// What one benchmark run does: fetch `requests` copies of one file with `concurrency` requests in flight.
+struct Workload: Sendable {
+    /// The file's size class, as reported.
+    let size: FileSize
+    /// The server's base URL (plain HTTP).
+    let baseURL: URL
+    /// Requests in flight at once.
+    let concurrency: Int
+    /// Requests measured.
+    let requests: Int
+    /// The body length every response must have.
+    let expectedBytes: Int
+
+    /// The file's full URL.
+    var url: URL { baseURL.appendingPathComponent(size.path) }
+
+    /// Requests sent before measuring, so connections are open and caches warm.
+    var warmUpRequests: Int { max(concurrency * 2, 20) }
+
+    /// Runs `fetch` `count` times, `concurrency` at a time, each worker taking the next request as it finishes one.
+    func concurrently(_ count: Int, _ fetch: @escaping @Sendable () async throws -> Void) async throws {
+        let next = RequestCounter()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<min(concurrency, count) {
+                group.addTask {
+                    while next.take(below: count) { try await fetch() }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// Checks a response's body length.
+    func check(bodyLength: Int, status: Int = 200) throws {
+        guard status == 200, bodyLength == expectedBytes else {
+            throw BenchError("\(url.path) answered \(status) with \(bodyLength) bytes, expected 200 with \(expectedBytes)")
+        }
+    }
+}
+
+/// The files the benchmark fetches.
+enum FileSize: String, Sendable, CaseIterable {
+    /// About 2 KB of JSON.
+    case small
+    /// About 200 KB of JSON.
+    case big
+
+    var path: String { self == .small ? "small.json" : "big.json" }
+}
+
+/// Hands out request numbers to the workers.
+final class RequestCounter: Sendable {
+    private let taken = Atomic<Int>(0)
+
+    /// Takes the next request number; false once `limit` have been taken.
+    func take(below limit: Int) -> Bool {
+        taken.add(1, ordering: .relaxed).oldValue < limit
+    }
+}
+
+/// A failed benchmark run, with what went wrong.
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
