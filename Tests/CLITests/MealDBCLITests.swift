@@ -206,6 +206,15 @@ struct MealDBCLITests {
         #expect(outcome.stderr.contains("connect"))
     }
 
+    @Test("a certificate the system does not trust exits 4", .enabled(if: TestServer.nginxHTTPS.isUsable))
+    func untrustedCertificate() async throws {
+        var root = try TestServer.nginxHTTPS.url().absoluteString
+        while root.hasSuffix("/") { root.removeLast() }
+        let outcome = try await tool.run(["areas", "--base-url", root])
+        #expect(outcome.status == 4, "\(outcome)")
+        #expect(outcome.stderr.contains("secure connection"))
+    }
+
     @Test("a server that never answers times out with exit 4, decimals allowed")
     func timeout() async throws {
         let silent = try SilentServer()
