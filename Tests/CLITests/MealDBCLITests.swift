@@ -249,4 +249,39 @@ struct MealDBCLITests {
         for file in thumbnails { #expect(html.contains("src=\"thumbnails/\(file)\"")) }
         #expect(!html.contains("src=\"http"))
     }
+
+    // MARK: Cache
+
+    @Test("--offline answers from the cache after an online run, pictures included; a miss exits 4")
+    func offlineAfterCachedRun() async throws {
+        // Only this test filters by "Vegetarian", so the replica's log of it is this test's alone.
+        let online = try await run(["filter", "--category", "Vegetarian", "--json", "--html", tool.home.appendingPathComponent("g1").path])
+        #expect(online.status == 0, "\(online)")
+        let sent = try await Replica.requests(containing: "c=Vegetarian").count
+        let offlineFolder = tool.home.appendingPathComponent("g2")
+        let offline = try await run(["filter", "--category", "Vegetarian", "--json", "--offline", "--verbose", "--html", offlineFolder.path])
+        #expect(offline.status == 0, "\(offline)")
+        #expect(offline.stdout == online.stdout)
+        #expect(offline.stderr.contains("cache=stale") || offline.stderr.contains("cache=hit"))
+        #expect(try await Replica.requests(containing: "c=Vegetarian").count == sent, "offline sends nothing")
+        let pictures = try FileManager.default.contentsOfDirectory(atPath: offlineFolder.appendingPathComponent("thumbnails").path)
+        #expect(pictures.count == (try online.json() as? [Any])?.count)
+
+        let miss = try await run(["filter", "--area", "Atlantis", "--offline"])
+        #expect(miss.status == 4, "\(miss)")
+        #expect(miss.stderr.contains("not cached"))
+    }
+
+    @Test("--no-cache neither reads nor writes the cache")
+    func noCache() async throws {
+        let first = try await run(["categories", "--no-cache", "--verbose"])
+        #expect(first.status == 0)
+        #expect(first.stderr.contains("cache=none"))
+        let offline = try await run(["categories", "--offline"])
+        #expect(offline.status == 4, "nothing was written: \(offline)")
+        let cached = try await run(["categories"])
+        #expect(cached.status == 0)
+        let ignoring = try await run(["categories", "--no-cache", "--verbose"])
+        #expect(ignoring.stderr.contains("cache=none"), "a stored answer is not read with --no-cache")
+    }
 }

@@ -22,6 +22,8 @@ public struct ClientSetup: Sendable {
     public var maxConcurrent: Int?
     /// The retry policy.
     public var retry: RetryPolicy
+    /// The on-disk HTTP cache of API responses, made once per run; `nil` with `--no-cache`.
+    public let cache: HTTPCache?
 
     /// Reads the shared options of an invocation.
     /// - Throws: ``UsageError`` for a malformed `--base-url`, environment value or `--timeout`.
@@ -41,6 +43,10 @@ public struct ClientSetup: Sendable {
         }
         self.cacheName = cacheName
         retry = .default
+        cache = usesCache
+            ? HTTPCache.standard(
+                named: cacheName, configuration: HTTPCache.Configuration(policy: isOffline ? .cacheOnly : .useProtocol))
+            : nil
     }
 
     /// The configuration for API requests.
@@ -55,10 +61,22 @@ public struct ClientSetup: Sendable {
         return configuration
     }
 
+    /// The configuration for downloading pictures: the same timeout, retries and log, without the HTTP cache (the
+    /// data pipeline keeps pictures itself); offline, every download fails as not cached.
+    public func pictureConfiguration(console: Console) -> ClientConfiguration {
+        let middleware: [any Middleware] = isOffline
+            ? [Self.refuseNetwork] : Resilience.middleware(retry: retry)
+        var configuration = ClientConfiguration(
+            baseURL: baseURL, middleware: middleware, observers: isVerbose ? [VerboseLog(console: console)] : [])
+        if let timeout { configuration.timeout = timeout }
+        return configuration
+    }
+
     /// The cache in front of everything else, so that a hit skips retries and limits.
     private func cacheMiddleware() -> [any Middleware] {
-        // The on-disk HTTP cache plugs in here; without it, offline answers nothing.
-        guard isOffline else { return [] }
-        return [ClosureMiddleware { request, _, _ in throw ErrandError.notCached(request.url) }]
+        cache.map { [$0] } ?? []
     }
+
+    /// Answers every request with ``ErrandError/notCached(_:)``: the network is off limits.
+    private static let refuseNetwork = ClosureMiddleware { request, _, _ in throw ErrandError.notCached(request.url) }
 }
