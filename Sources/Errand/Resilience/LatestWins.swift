@@ -35,6 +35,8 @@ public final class LatestWins<Value: Sendable>: Sendable {
     /// Throws ``ErrandError/cancelled`` when a newer call or ``cancel()`` supersedes it, or when the calling task is
     /// cancelled; otherwise the operation's own failure as an ``ErrandError``.
     public func run(_ operation: @escaping @Sendable () async throws -> Value) async throws(ErrandError) -> Value {
+        // A caller cancelled before it got here is already stale: it must not supersede a newer call in flight.
+        guard !Task.isCancelled else { throw .cancelled }
         let debounce = debounce
         let (generation, task) = state.withLock { state in
             state.current?.cancel()

@@ -15,7 +15,11 @@ public final class MealSearchModel {
             guard query != oldValue else { return }
             scheduled?.cancel()
             let text = query
-            scheduled = Task { [weak self] in await self?.search(text) }
+            scheduled = Task { [weak self] in
+                // Cancelled by a newer keystroke before it began: never start (nor supersede the newer search).
+                guard !Task.isCancelled else { return }
+                await self?.search(text)
+            }
         }
     }
     /// The results of the latest search.
