@@ -1,8 +1,10 @@
 import CommandLine
+import Errand
 
 /// The `mealdb` tool as data: its commands, options and help.
 enum MealDBTool {
-    static let version = "1.0.0"
+    /// The package's version: the tools ship with the library.
+    static let version = Errand.version
 
     static let htmlOption = Option.value(
         "html", "DIR", help: "Also write a gallery (DIR/index.html and DIR/thumbnails/) that works offline.")

@@ -1,8 +1,10 @@
 import CommandLine
+import Errand
 
 /// The `met` tool as data: its commands, options and help.
 enum MetTool {
-    static let version = "1.0.0"
+    /// The package's version: the tools ship with the library.
+    static let version = Errand.version
 
     static let definition = Tool(
         name: "met", version: version,
