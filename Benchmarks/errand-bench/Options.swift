@@ -14,9 +14,11 @@ struct Options {
 
     static let usage = """
         usage: errand-bench [--url http://127.0.0.1:PORT] [--json] [--requests N] [--big-requests N] [--rounds N]
-                            [--concurrency 1,16,64] [--clients errand-curl,errand-urlsession,raw-libcurl] [--sizes small,big]
+                            [--concurrency 1,16,64] [--clients NAME,…] [--sizes small,big]
           --requests N      requests per round for small.json (default 2000); --big-requests for big.json (default 400)
           --rounds N        interleaved rounds per client; the fastest is reported (default 3)
+          --clients         errand-curl, errand-urlsession, raw-libcurl, errand-curl-resilient, errand-cache-memory,
+                            errand-cache-disk (default: all; the cache clients fetch only the small file)
         Without --url (or ERRAND_NGINX_HTTP_URL) it starts nginx through scripts/bench --serve.
         """
 
