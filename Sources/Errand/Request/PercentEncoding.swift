@@ -18,7 +18,14 @@ enum PercentEncoding {
     }
 
     /// Encodes every byte outside the unreserved set.
+    static func encode(_ string: Substring) -> String {
+        string.utf8.allSatisfy(isUnreserved) ? String(string) : encode(String(string))
+    }
+
+    /// Encodes every byte outside the unreserved set.
     static func encode(_ string: String) -> String {
+        // Most path segments and query values need no escaping: return them as they are, without building a copy.
+        if string.utf8.allSatisfy(isUnreserved) { return string }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(string.utf8.count)
         for byte in string.utf8 {
