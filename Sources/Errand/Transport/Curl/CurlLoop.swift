@@ -29,6 +29,8 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     private let inbox = Mutex(Inbox())
+    /// Whether the inbox holds commands, readable without the lock while the loop waits briefly for a submission.
+    private let hasCommands = Atomic<Bool>(false)
     private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     private var idleWatched = 0
 
@@ -55,6 +57,7 @@ final class CurlLoop: @unchecked Sendable {
         }
         let sleeping = inbox.withLock { inbox in
             inbox.commands.append(command)
+            hasCommands.store(true, ordering: .releasing)
             defer { inbox.isPolling = false }
             return inbox.isPolling
         }
@@ -76,6 +79,7 @@ final class CurlLoop: @unchecked Sendable {
             inbox.withLock { inbox in
                 inbox.isPolling = false
                 swap(&inbox.commands, &pending)
+                hasCommands.store(false, ordering: .relaxed)
             }
             var stopping = false
             for command in pending {
@@ -89,8 +93,12 @@ final class CurlLoop: @unchecked Sendable {
             pending.removeAll(keepingCapacity: true)
             if stopping { break }
             curl_multi_perform(multi, &stillRunning)
-            collectFinished(in: multi)
+            let delivered = collectFinished(in: multi)
             let idleWait = expireIdleTransfers(in: multi)
+            // A caller that just got its response often sends the next request at once; when nothing else is in
+            // flight, watching the inbox for a moment catches it without the system calls and the thread switch of
+            // sleeping in `curl_multi_poll` and being woken.
+            if delivered, running.isEmpty, awaitCommand(for: Self.submissionWait) { continue }
             let maySleep = inbox.withLock { inbox in
                 guard inbox.commands.isEmpty else { return false }
                 inbox.isPolling = true
@@ -142,15 +150,34 @@ final class CurlLoop: @unchecked Sendable {
         curl_easy_pause(easy.raw, errand_curl_pause_continue)
     }
 
-    private func collectFinished(in multi: UnsafeMutableRawPointer) {
+    /// Concludes the transfers libcurl reports done; true when there were any.
+    private func collectFinished(in multi: UnsafeMutableRawPointer) -> Bool {
         var queued: Int32 = 0
+        var any = false
         while let message = curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
                 let transfer = running[handle]
             else { continue }
             let code = message.pointee.data.result
             conclude(transfer, code: code, in: multi)
+            any = true
         }
+        return any
+    }
+
+    /// How long the loop watches the inbox after delivering responses before it sleeps: long enough for a caller's
+    /// task to be resumed and send its next request, short enough to cost little when none comes.
+    static let submissionWait = Duration.microseconds(100)
+
+    /// Waits up to `limit` for a command, yielding the processor between looks; true when one arrived.
+    private func awaitCommand(for limit: Duration) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + limit
+        repeat {
+            if hasCommands.load(ordering: .acquiring) { return true }
+            sched_yield()
+        } while clock.now < deadline
+        return hasCommands.load(ordering: .acquiring)
     }
 
     /// Takes a transfer out of the multi handle; follows its redirect or delivers its outcome.
