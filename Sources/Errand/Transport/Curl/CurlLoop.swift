@@ -21,6 +21,8 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     let pool: CurlEasyPool
+    /// Large response-body buffers for reuse.
+    let bodies = ResponseBodyPool()
     private let multi: UnsafeMutableRawPointer?
     private struct Inbox {
         var commands: [Command] = []

@@ -48,7 +48,7 @@ final class CurlTransfer: @unchecked Sendable {
     var headers = HTTPHeaders()
     var headersComplete = false
     var followsRedirect = false
-    var body = ResponseBodyBuffer()
+    var body: ResponseBodyBuffer
     var bytesReceived = 0
     var bytesSentBefore = 0
     var redirectCount = 0
@@ -68,6 +68,7 @@ final class CurlTransfer: @unchecked Sendable {
         hop = CurlHop(request)
         hopStarted = started
         lastActivity = started
+        body = ResponseBodyBuffer(pool: owner.loop.bodies)
         let easy = try owner.loop.pool.take()
         self.easy = easy
         do {
