@@ -28,16 +28,19 @@ enum PercentEncoding {
         if string.utf8.allSatisfy(isUnreserved) { return string }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(string.utf8.count)
-        for byte in string.utf8 {
-            if isUnreserved(byte) {
-                bytes.append(byte)
-            } else {
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 0x0F)])
-            }
-        }
+        for byte in string.utf8 { append(byte, to: &bytes) }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends one byte, encoded when it is outside the unreserved set.
+    static func append(_ byte: UInt8, to bytes: inout [UInt8]) {
+        if isUnreserved(byte) {
+            bytes.append(byte)
+        } else {
+            bytes.append(UInt8(ascii: "%"))
+            bytes.append(hexDigits[Int(byte >> 4)])
+            bytes.append(hexDigits[Int(byte & 0x0F)])
+        }
     }
 
     /// Decodes `%XX` sequences; returns `nil` for a malformed sequence or bytes that are not UTF-8.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Builds request URLs from a base URL, a relative path and ordered query items.
 ///
@@ -26,6 +27,8 @@ public enum URLBuilder {
         let url: URL
         /// Its text without query, fragment and trailing slashes.
         let prefix: String
+        /// The URL built last, shared by copies of this base.
+        private let recent = RecentURL()
 
         /// Checks that the base URL has a scheme and a host.
         static func make(_ baseURL: URL) -> Result<Base, ErrandError> {
@@ -41,14 +44,39 @@ public enum URLBuilder {
         /// The URL of a `/`-separated path relative to the base (empty segments dropped, each segment encoded).
         func url(path: String, query: [QueryItem]) throws(ErrandError) -> URL {
             // Built as text: URLComponents costs several times more, and every part here is already encoded.
-            var string = prefix
-            var segmentCount = 0
-            for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
-                string += "/"
-                string += PercentEncoding.encode(segment)
-                segmentCount += 1
+            var string: String
+            if path.utf8.allSatisfy({ $0 < 0x80 }) {
+                // ASCII, the usual case: one pass over the bytes, with the same result as splitting into segments
+                // (in ASCII every `/` is a character of its own) and encoding each.
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(prefix.utf8.count + path.utf8.count + 8)
+                bytes.append(contentsOf: prefix.utf8)
+                var segmentCount = 0
+                var startsSegment = true
+                for byte in path.utf8 {
+                    if byte == UInt8(ascii: "/") {
+                        startsSegment = true
+                        continue
+                    }
+                    if startsSegment {
+                        bytes.append(UInt8(ascii: "/"))
+                        segmentCount += 1
+                        startsSegment = false
+                    }
+                    PercentEncoding.append(byte, to: &bytes)
+                }
+                if segmentCount == 0 { bytes.append(UInt8(ascii: "/")) }
+                string = String(decoding: bytes, as: UTF8.self)
+            } else {
+                string = prefix
+                var segmentCount = 0
+                for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
+                    string += "/"
+                    string += PercentEncoding.encode(segment)
+                    segmentCount += 1
+                }
+                if segmentCount == 0 { string += "/" }
             }
-            if segmentCount == 0 { string += "/" }
             return try finish(string, query: query) {
                 path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
             }
@@ -71,10 +99,26 @@ public enum URLBuilder {
                 string += "?"
                 string += encodeQuery(query)
             }
+            if let known = recent.url(for: string) { return known }
             guard let result = URL(string: string) else {
                 throw .invalidURL("Could not build a URL from \(url.absoluteString) and \(path()).")
             }
+            recent.remember(result, for: string)
             return result
+        }
+    }
+
+    /// The last URL a base built, with its text: a client often sends the same request again, and comparing the text
+    /// costs far less than parsing it into a `URL` once more.
+    final class RecentURL: Sendable {
+        private let last = Mutex<(text: String, url: URL)?>(nil)
+
+        func url(for text: String) -> URL? {
+            last.withLock { last in last.flatMap { $0.text == text ? $0.url : nil } }
+        }
+
+        func remember(_ url: URL, for text: String) {
+            last.withLock { $0 = (text, url) }
         }
     }
 
