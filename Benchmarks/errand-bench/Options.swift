@@ -5,8 +5,8 @@ import Foundation
 struct Options {
     var url: URL?
     var json = false
-    var smallRequests = 2000
-    var bigRequests = 400
+    var smallRequests = 4000
+    var bigRequests = 800
     var rounds = 3
     var concurrencies = [1, 16, 64]
     var clients = BenchClient.all.map(\.name)
@@ -15,7 +15,8 @@ struct Options {
     static let usage = """
         usage: errand-bench [--url http://127.0.0.1:PORT] [--json] [--requests N] [--big-requests N] [--rounds N]
                             [--concurrency 1,16,64] [--clients NAME,…] [--sizes small,big]
-          --requests N      requests per round for small.json (default 2000); --big-requests for big.json (default 400)
+          --requests N      requests per round for small.json (default 4000; the cache clients measure ten times as
+                            many hits); --big-requests for big.json (default 800)
           --rounds N        interleaved rounds per client; the fastest is reported (default 3)
           --clients         errand-curl, errand-urlsession, raw-libcurl, errand-curl-resilient, errand-cache-memory,
                             errand-cache-disk (default: all; the cache clients fetch only the small file)

@@ -37,6 +37,7 @@ func fastestRounds(of clients: [BenchClient], on workload: Workload, rounds: Int
     var fastest: [String: BenchResult] = [:]
     for round in 1...rounds {
         for client in clients {
+            let workload = client.scaled(workload)
             // Detached: the measured loops run on the cooperative pool, never on the main actor this code starts on.
             let measurement = try await Task.detached { try await client.run(workload) }.value
             let result = BenchResult(client: client.name, workload: workload, measurement: measurement)
