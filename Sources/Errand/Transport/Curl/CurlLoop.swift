@@ -170,15 +170,25 @@ final class CurlLoop: @unchecked Sendable {
     /// How long the loop watches the inbox after delivering responses before it sleeps: long enough for a caller's
     /// task to be resumed and send its next request, short enough to cost little when none comes.
     static let submissionWait = Duration.microseconds(100)
+    /// For how much of ``submissionWait`` the loop only spins; after that it yields the processor between looks, so a
+    /// thread waiting for this processor (the caller's, on a busy machine) can run.
+    static let spinOnly = Duration.microseconds(30)
 
-    /// Waits up to `limit` for a command, yielding the processor between looks; true when one arrived.
+    /// Waits up to `limit` for a command; true when one arrived.
     private func awaitCommand(for limit: Duration) -> Bool {
         let clock = ContinuousClock()
-        let deadline = clock.now + limit
+        let started = clock.now
+        let yieldsFrom = started + Self.spinOnly
+        let deadline = started + limit
+        var now = started
         repeat {
-            if hasCommands.load(ordering: .acquiring) { return true }
-            sched_yield()
-        } while clock.now < deadline
+            for _ in 0..<64 {
+                if hasCommands.load(ordering: .acquiring) { return true }
+                errand_cpu_relax()
+            }
+            now = clock.now
+            if now >= yieldsFrom { sched_yield() }
+        } while now < deadline
         return hasCommands.load(ordering: .acquiring)
     }
 
