@@ -195,18 +195,29 @@ final class CurlLoop: @unchecked Sendable {
     /// Takes a transfer out of the multi handle; follows its redirect or delivers its outcome.
     private func conclude(_ transfer: CurlTransfer, code: CURLcode, in multi: UnsafeMutableRawPointer) {
         guard let easy = transfer.easy else { return }
-        if transfer.isInMulti {
-            curl_multi_remove_handle(multi, easy.raw)
-            transfer.isInMulti = false
-            running[easy.raw] = nil
-            if transfer.request.timeouts.idle != nil { idleWatched -= 1 }
-        }
-        if transfer.shouldFollowRedirect(after: code) && transfer.prepareRedirect() {
-            add(transfer, to: multi)
-            return
+        if transfer.shouldFollowRedirect(after: code) {
+            detach(transfer, easy, from: multi)
+            if transfer.prepareRedirect() {
+                add(transfer, to: multi)
+                return
+            }
         }
         let clean = code == CURLE_OK && transfer.failure == nil
-        if let handle = transfer.finish(code: code) { pool.recycle(handle, clean: clean) }
+        // A failed or aborted transfer leaves the multi handle (closing its connection) before its caller hears of
+        // it; a complete one resumes its caller first, and taking the handle out waits until that task runs.
+        if !clean { detach(transfer, easy, from: multi) }
+        let handle = transfer.finish(code: code)
+        detach(transfer, easy, from: multi)
+        if let handle { pool.recycle(handle, clean: clean) }
+    }
+
+    /// Takes a transfer's handle out of the multi handle and the table of running transfers, once.
+    private func detach(_ transfer: CurlTransfer, _ easy: CurlEasyHandle, from multi: UnsafeMutableRawPointer) {
+        guard transfer.isInMulti else { return }
+        curl_multi_remove_handle(multi, easy.raw)
+        transfer.isInMulti = false
+        running[easy.raw] = nil
+        if transfer.request.timeouts.idle != nil { idleWatched -= 1 }
     }
 
     /// Fails transfers idle for longer than their idle timeout; returns milliseconds until the next one could expire.
