@@ -36,12 +36,14 @@ struct BenchClient: Sendable {
 
     /// Every client, in the order they run.
     static let all: [BenchClient] = [
+        // Ratios pair each client's round with errand-curl's round of the same number, so the clients it is compared
+        // with most closely run soonest after it; URLSession, ten times slower, runs last.
         BenchClient(name: "errand-curl", run: errandCurl),
-        BenchClient(name: "errand-urlsession", requestFactor: 0.5, run: errandURLSession),
         BenchClient(name: "raw-libcurl", run: RawLibcurl.run),
         BenchClient(name: "errand-curl-resilient", run: errandCurlResilient),
         BenchClient(name: "errand-cache-memory", sizes: [.small], requestFactor: 10, run: errandCacheMemory),
         BenchClient(name: "errand-cache-disk", sizes: [.small], requestFactor: 10, run: errandCacheDisk),
+        BenchClient(name: "errand-urlsession", requestFactor: 0.5, run: errandURLSession),
     ]
 
     /// Errand's `APIClient` over ``CurlTransport`` with its default configuration.

@@ -12,12 +12,22 @@ struct BenchResult: Sendable, Encodable {
     let peakRSSMB: Double
     /// The median request latency in milliseconds, where the client measured it.
     let p50Milliseconds: Double?
+    /// The rate of every round, in the order they ran.
+    private(set) var roundRPS: [Double] = []
 
     enum CodingKeys: String, CodingKey {
         case client, size, concurrency, requests, seconds, rps
         case cpuSeconds = "cpu_seconds"
         case peakRSSMB = "peak_rss_mb"
         case p50Milliseconds = "p50_ms"
+        case roundRPS = "round_rps"
+    }
+
+    /// This result with the rates of every round.
+    func with(roundRPS: [Double]) -> BenchResult {
+        var copy = self
+        copy.roundRPS = roundRPS
+        return copy
     }
 
     init(client: String, workload: Workload, measurement: Measurement) {
@@ -85,7 +95,7 @@ enum Report {
         let ratios = self.ratios(results)
         if !ratios.isEmpty {
             lines.append("")
-            lines.append("| ratio (req/s) | size | C | value | target | result |")
+            lines.append("| ratio (req/s, median of paired rounds) | size | C | value | target | result |")
             lines.append("| --- | --- | ---: | ---: | ---: | --- |")
             for ratio in ratios {
                 let decimals = ratio.value >= 10 ? 0 : ratio.value >= 3 ? 1 : 2
@@ -104,22 +114,36 @@ enum Report {
     }
 
     /// The ratios the targets are stated in, for the rows present; ratios without a target are shown for context.
+    ///
+    /// A ratio is the median over rounds of the two clients' rates in the same round, which ran one shortly after
+    /// the other: on a shared machine a burst of load slows both, where the ratio of two fastest rounds would set
+    /// one client's luckiest moment against the other's.
     static func ratios(_ results: [BenchResult]) -> [BenchRatio] {
-        func rps(_ client: String, _ size: String, _ concurrency: Int) -> Double? {
-            results.first { $0.client == client && $0.size == size && $0.concurrency == concurrency }?.rps
+        func row(_ client: String, _ size: String, _ concurrency: Int) -> BenchResult? {
+            results.first { $0.client == client && $0.size == size && $0.concurrency == concurrency }
+        }
+        func ratio(_ numerator: BenchResult, _ denominator: BenchResult) -> Double {
+            let paired = zip(numerator.roundRPS, denominator.roundRPS).map { $0 / $1 }.sorted()
+            guard !paired.isEmpty, numerator.roundRPS.count == denominator.roundRPS.count else {
+                return numerator.rps / denominator.rps
+            }
+            let middle = paired.count / 2
+            return paired.count % 2 == 1 ? paired[middle] : (paired[middle - 1] + paired[middle]) / 2
         }
         var ratios: [BenchRatio] = []
         let concurrencies = Array(Set(results.map(\.concurrency))).sorted()
         for size in ["small", "big"] {
             for concurrency in concurrencies {
-                guard let curl = rps("errand-curl", size, concurrency) else { continue }
+                guard let curl = row("errand-curl", size, concurrency) else { continue }
                 func add(_ client: String, _ name: String, target: Double?) {
-                    guard let other = rps(client, size, concurrency) else { return }
-                    ratios.append(BenchRatio(name: name, size: size, concurrency: concurrency, value: curl / other, target: target))
+                    guard let other = row(client, size, concurrency) else { return }
+                    ratios.append(BenchRatio(
+                        name: name, size: size, concurrency: concurrency, value: ratio(curl, other), target: target))
                 }
                 func addOver(_ client: String, _ name: String, target: Double?) {
-                    guard let other = rps(client, size, concurrency) else { return }
-                    ratios.append(BenchRatio(name: name, size: size, concurrency: concurrency, value: other / curl, target: target))
+                    guard let other = row(client, size, concurrency) else { return }
+                    ratios.append(BenchRatio(
+                        name: name, size: size, concurrency: concurrency, value: ratio(other, curl), target: target))
                 }
                 add("errand-urlsession", "errand-curl / errand-urlsession",
                     target: size == "small" && concurrency == 16 ? 10 : nil)

@@ -32,9 +32,11 @@ func runBenchmark() async throws {
 }
 
 /// Runs every client `rounds` times, interleaved so a burst of load from elsewhere on a shared machine hits all of
-/// them alike, and keeps each client's fastest round: the least disturbed measurement of what the client costs.
+/// them alike. Each client's row is its fastest round (the least disturbed measurement of what the client costs) and
+/// carries every round's rate, so ratios can pair the clients round by round.
 func fastestRounds(of clients: [BenchClient], on workload: Workload, rounds: Int) async throws -> [BenchResult] {
     var fastest: [String: BenchResult] = [:]
+    var rates: [String: [Double]] = [:]
     for round in 1...rounds {
         for client in clients {
             let workload = client.scaled(workload)
@@ -42,10 +44,11 @@ func fastestRounds(of clients: [BenchClient], on workload: Workload, rounds: Int
             let measurement = try await Task.detached { try await client.run(workload) }.value
             let result = BenchResult(client: client.name, workload: workload, measurement: measurement)
             log("  round \(round): \(client.name) \(workload.size.rawValue) C=\(workload.concurrency): \(Int(result.rps)) req/s")
+            rates[client.name, default: []].append(result.rps)
             if result.rps > fastest[client.name]?.rps ?? 0 { fastest[client.name] = result }
         }
     }
-    return clients.compactMap { fastest[$0.name] }
+    return clients.compactMap { client in fastest[client.name].map { $0.with(roundRPS: rates[client.name] ?? []) } }
 }
 
 /// The file's length, from one fetch, so every benchmarked response can be checked against it.
