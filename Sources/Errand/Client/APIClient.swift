@@ -17,7 +17,7 @@ public struct APIClient: Sendable {
     private let baseURLRefusal: ErrandError?
     /// The base URL checked and reduced to the text request paths are appended to, once.
     private let base: Result<URLBuilder.Base, ErrandError>
-    /// Whether every configured header passed ``URLSecurity/check(_:)-swift.type.method``, decided once: then only a
+    /// Whether every configured header passed the header check, decided once: then only a
     /// request's own headers need checking.
     private let configuredHeadersAreValid: Bool
     /// The middleware chain ending in the transport, built once.
