@@ -3,19 +3,47 @@ import Foundation
 
 /// One way of fetching the workload's file; each variant is one function returning its measurement.
 ///
-/// To add a variant (a middleware chain, cache hits, …) write one more function like ``errandCurl(_:)`` and list it
-/// in ``all``.
+/// To add a variant write one more function like ``errandCurl(_:)`` and list it in ``all``.
 struct BenchClient: Sendable {
     /// The name in the table and the JSON (`errand-curl`, `raw-libcurl`, …).
     let name: String
+    /// The file sizes this client fetches (the cache variants only the small file).
+    let sizes: Set<FileSize>
+    /// How many times the workload's request count this client measures: cache hits take microseconds, and a
+    /// round of a few milliseconds would be decided by timer and scheduler noise; URLSession takes ten times longer
+    /// per request than the others, and half the requests measure it as well in half the time.
+    let requestFactor: Double
     /// Sets the client up, warms it, and measures the workload's requests.
     let run: @Sendable (Workload) async throws -> Measurement
 
+    init(
+        name: String, sizes: Set<FileSize> = Set(FileSize.allCases), requestFactor: Double = 1,
+        run: @escaping @Sendable (Workload) async throws -> Measurement
+    ) {
+        self.name = name
+        self.sizes = sizes
+        self.requestFactor = requestFactor
+        self.run = run
+    }
+
+    /// The workload as this client runs it.
+    func scaled(_ workload: Workload) -> Workload {
+        guard requestFactor != 1 else { return workload }
+        return Workload(
+            size: workload.size, baseURL: workload.baseURL, concurrency: workload.concurrency,
+            requests: max(1, Int((Double(workload.requests) * requestFactor).rounded())), expectedBytes: workload.expectedBytes)
+    }
+
     /// Every client, in the order they run.
     static let all: [BenchClient] = [
+        // Ratios pair each client's round with errand-curl's round of the same number, so the clients it is compared
+        // with most closely run soonest after it; URLSession, ten times slower, runs last.
         BenchClient(name: "errand-curl", run: errandCurl),
-        BenchClient(name: "errand-urlsession", run: errandURLSession),
         BenchClient(name: "raw-libcurl", run: RawLibcurl.run),
+        BenchClient(name: "errand-curl-resilient", run: errandCurlResilient),
+        BenchClient(name: "errand-cache-memory", sizes: [.small], requestFactor: 10, run: errandCacheMemory),
+        BenchClient(name: "errand-cache-disk", sizes: [.small], requestFactor: 10, run: errandCacheDisk),
+        BenchClient(name: "errand-urlsession", requestFactor: 0.5, run: errandURLSession),
     ]
 
     /// Errand's `APIClient` over ``CurlTransport`` with its default configuration.
@@ -28,18 +56,66 @@ struct BenchClient: Sendable {
         try await measureErrand(workload, transport: URLSessionTransport())
     }
 
+    /// The resilient chain of docs/Resilience.md over ``CurlTransport``: retry, a rate limiter too generous to ever
+    /// make a request wait, and a concurrency limit above every workload's. What it costs is the chain itself.
+    static func errandCurlResilient(_ workload: Workload) async throws -> Measurement {
+        try await measureErrand(
+            workload, transport: CurlTransport(),
+            middleware: Resilience.middleware(
+                retry: .default, rateLimiter: RateLimiter(rate: 1e9, burst: 1_000_000), maxConcurrent: 64))
+    }
+
+    /// Hits of an ``HTTPCache`` held in memory.
+    static func errandCacheMemory(_ workload: Workload) async throws -> Measurement {
+        try await measureCacheHits(workload, cache: HTTPCache())
+    }
+
+    /// Hits of an ``HTTPCache`` on disk with nothing kept in memory, so every hit reads the SQLite file.
+    static func errandCacheDisk(_ workload: Workload) async throws -> Measurement {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("errand-bench-cache-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = try HTTPCache(
+            fileURL: folder.appendingPathComponent("cache.sqlite"), configuration: .init(memoryCostLimit: 0))
+        return try await measureCacheHits(workload, cache: cache)
+    }
+
     /// Sends `Request<Data>` through an `APIClient`: URL building, middleware chain, status check, and transport.
-    private static func measureErrand(_ workload: Workload, transport: any Transport) async throws -> Measurement {
-        // Identity encoding: the benchmark measures clients, not nginx compressing every response on the same cores.
-        let client = APIClient(configuration: ClientConfiguration(
-            baseURL: workload.baseURL, headers: ["Accept-Encoding": "identity"], transport: transport,
-            maxResponseBodySize: 10_000_000))
+    private static func measureErrand(
+        _ workload: Workload, transport: any Transport, middleware: [any Middleware] = []
+    ) async throws -> Measurement {
+        let client = makeClient(workload, transport: transport, middleware: middleware)
         let request = Request<Data>(path: workload.size.path)
         let fetch: @Sendable () async throws -> Void = {
             let response = try await client.send(request)
             try workload.check(bodyLength: response.value.count, status: response.status)
         }
         try await workload.concurrently(workload.warmUpRequests, fetch)
-        return try await Measurement.of { try await workload.concurrently(workload.requests, fetch) }
+        return try await workload.measure(fetch)
+    }
+
+    /// Stores the file under nginx's `/cache/max-age-60/` route with one request, then measures hits of it: every
+    /// measured response must come from the cache.
+    private static func measureCacheHits(_ workload: Workload, cache: HTTPCache) async throws -> Measurement {
+        let client = makeClient(workload, transport: CurlTransport(), middleware: [cache])
+        let request = Request<Data>(path: "cache/max-age-60/" + workload.size.path)
+        let first = try await client.send(request)
+        try workload.check(bodyLength: first.value.count, status: first.status)
+        let fetch: @Sendable () async throws -> Void = {
+            let response = try await client.send(request)
+            guard response.cacheStatus == .hit else {
+                throw BenchError("cache/max-age-60/\(workload.size.path) came with cache status \(response.cacheStatus.rawValue), not hit")
+            }
+            try workload.check(bodyLength: response.value.count, status: response.status)
+        }
+        try await workload.concurrently(workload.warmUpRequests, fetch)
+        return try await workload.measure(fetch)
+    }
+
+    private static func makeClient(_ workload: Workload, transport: any Transport, middleware: [any Middleware]) -> APIClient {
+        // Identity encoding: the benchmark measures clients, not nginx compressing every response on the same cores.
+        APIClient(configuration: ClientConfiguration(
+            baseURL: workload.baseURL, headers: ["Accept-Encoding": "identity"], transport: transport,
+            middleware: middleware, maxResponseBodySize: 10_000_000))
     }
 }

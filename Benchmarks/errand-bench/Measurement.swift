@@ -11,6 +11,8 @@ struct Measurement: Sendable {
     let seconds: Double
     let cpuSeconds: Double
     let peakRSSMegabytes: Double
+    /// The median time of one request, where the client measured it.
+    var p50Seconds: Double?
 
     /// Measures `work`: wall clock, this process's user + system CPU, and its peak resident memory while it ran.
     static func of(_ work: () async throws -> Void) async rethrows -> Measurement {

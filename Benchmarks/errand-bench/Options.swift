@@ -5,18 +5,21 @@ import Foundation
 struct Options {
     var url: URL?
     var json = false
-    var smallRequests = 2000
-    var bigRequests = 400
-    var rounds = 3
+    var smallRequests = 4000
+    var bigRequests = 800
+    var rounds = 5
     var concurrencies = [1, 16, 64]
     var clients = BenchClient.all.map(\.name)
     var sizes = FileSize.allCases
 
     static let usage = """
         usage: errand-bench [--url http://127.0.0.1:PORT] [--json] [--requests N] [--big-requests N] [--rounds N]
-                            [--concurrency 1,16,64] [--clients errand-curl,errand-urlsession,raw-libcurl] [--sizes small,big]
-          --requests N      requests per round for small.json (default 2000); --big-requests for big.json (default 400)
-          --rounds N        interleaved rounds per client; the fastest is reported (default 3)
+                            [--concurrency 1,16,64] [--clients NAME,…] [--sizes small,big]
+          --requests N      requests per round for small.json (default 4000; the cache clients measure ten times as
+                            many hits, errand-urlsession half as many); --big-requests for big.json (default 800)
+          --rounds N        interleaved rounds per client; the fastest is reported (default 5)
+          --clients         errand-curl, errand-urlsession, raw-libcurl, errand-curl-resilient, errand-cache-memory,
+                            errand-cache-disk (default: all; the cache clients fetch only the small file)
         Without --url (or ERRAND_NGINX_HTTP_URL) it starts nginx through scripts/bench --serve.
         """
 

@@ -33,6 +33,36 @@ struct Workload: Sendable {
         }
     }
 
+    /// Measures `count` = ``requests`` fetches, `concurrency` at a time, timing each one for the median latency.
+    ///
+    /// Each worker keeps its own latencies (no shared state on the measured path); they are merged at the end.
+    func measure(_ fetch: @escaping @Sendable () async throws -> Void) async throws -> Measurement {
+        let next = RequestCounter()
+        let count = requests
+        var latencies: [Duration] = []
+        var measurement = try await Measurement.of {
+            try await withThrowingTaskGroup(of: [Duration].self) { group in
+                for _ in 0..<min(concurrency, count) {
+                    group.addTask {
+                        var own: [Duration] = []
+                        own.reserveCapacity(count / max(concurrency, 1) + 16)
+                        let clock = ContinuousClock()
+                        while next.take(below: count) {
+                            let started = clock.now
+                            try await fetch()
+                            own.append(clock.now - started)
+                        }
+                        return own
+                    }
+                }
+                for try await own in group { latencies += own }
+            }
+        }
+        latencies.sort()
+        if !latencies.isEmpty { measurement.p50Seconds = latencies[latencies.count / 2].seconds }
+        return measurement
+    }
+
     /// Checks a response's body length.
     func check(bodyLength: Int, status: Int = 200) throws {
         guard status == 200, bodyLength == expectedBytes else {
@@ -49,6 +79,13 @@ enum FileSize: String, Sendable, CaseIterable {
     case big
 
     var path: String { self == .small ? "small.json" : "big.json" }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
 }
 
 /// Hands out request numbers to the workers.

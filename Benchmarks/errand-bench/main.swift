@@ -1,8 +1,9 @@
 import Errand
 import Foundation
 
-// errand-bench: Errand over curl, Errand over URLSession and plain libcurl, fetching a ~2 KB and a ~200 KB JSON file
-// from a local nginx at several concurrencies. See docs/Transports.md for how to run it and what it measured.
+// errand-bench: Errand over curl (bare, with the resilient chain, and as cache hits), Errand over URLSession and plain
+// libcurl, fetching a ~2 KB and a ~200 KB JSON file from a local nginx at several concurrencies. See
+// docs/Transports.md for how to run it and what it measured.
 
 func log(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -14,9 +15,11 @@ func runBenchmark() async throws {
     defer { server.stop() }
     log("errand-bench: server \(server.baseURL.absoluteString)")
 
-    let clients = BenchClient.all.filter { options.clients.contains($0.name) }
+    let selected = BenchClient.all.filter { options.clients.contains($0.name) }
     var results: [BenchResult] = []
     for size in options.sizes {
+        let clients = selected.filter { $0.sizes.contains(size) }
+        guard !clients.isEmpty else { continue }
         let expected = try await expectedLength(of: server.baseURL.appendingPathComponent(size.path))
         for concurrency in options.concurrencies {
             let workload = Workload(
@@ -29,17 +32,23 @@ func runBenchmark() async throws {
 }
 
 /// Runs every client `rounds` times, interleaved so a burst of load from elsewhere on a shared machine hits all of
-/// them alike, and keeps each client's fastest round: the least disturbed measurement of what the client costs.
+/// them alike. Each client's row is its fastest round (the least disturbed measurement of what the client costs) and
+/// carries every round's rate, so ratios can pair the clients round by round.
 func fastestRounds(of clients: [BenchClient], on workload: Workload, rounds: Int) async throws -> [BenchResult] {
     var fastest: [String: BenchResult] = [:]
+    var rates: [String: [Double]] = [:]
     for round in 1...rounds {
         for client in clients {
-            let result = BenchResult(client: client.name, workload: workload, measurement: try await client.run(workload))
+            let workload = client.scaled(workload)
+            // Detached: the measured loops run on the cooperative pool, never on the main actor this code starts on.
+            let measurement = try await Task.detached { try await client.run(workload) }.value
+            let result = BenchResult(client: client.name, workload: workload, measurement: measurement)
             log("  round \(round): \(client.name) \(workload.size.rawValue) C=\(workload.concurrency): \(Int(result.rps)) req/s")
+            rates[client.name, default: []].append(result.rps)
             if result.rps > fastest[client.name]?.rps ?? 0 { fastest[client.name] = result }
         }
     }
-    return clients.compactMap { fastest[$0.name] }
+    return clients.compactMap { client in fastest[client.name].map { $0.with(roundRPS: rates[client.name] ?? []) } }
 }
 
 /// The file's length, from one fetch, so every benchmarked response can be checked against it.

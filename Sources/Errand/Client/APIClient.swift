@@ -15,6 +15,11 @@ public struct APIClient: Sendable {
 
     /// Whether requests relative to the base URL may be sent, decided once: the scheme and host come from it.
     private let baseURLRefusal: ErrandError?
+    /// The base URL checked and reduced to the text request paths are appended to, once.
+    private let base: Result<URLBuilder.Base, ErrandError>
+    /// Whether every configured header passed the header check, decided once: then only a
+    /// request's own headers need checking.
+    private let configuredHeadersAreValid: Bool
     /// The middleware chain ending in the transport, built once.
     private let pipeline: Middleware.Next
 
@@ -27,6 +32,8 @@ public struct APIClient: Sendable {
         } catch {
             self.baseURLRefusal = error
         }
+        self.base = URLBuilder.Base.make(configuration.baseURL)
+        self.configuredHeadersAreValid = (try? URLSecurity.check(configuration.headers)) != nil
         self.pipeline = Self.makePipeline(configuration)
     }
 
@@ -104,6 +111,9 @@ public struct APIClient: Sendable {
             if let baseURLRefusal { throw baseURLRefusal }
         }
         var headers = configuration.headers.merging(request.headers)
+        // The configured headers were checked once; a request's own headers and a body's Content-Type are checked
+        // here. The merged whole is checked only when a configured header is invalid, for the same error as always.
+        var checkedHeaders = configuredHeadersAreValid ? request.headers : headers
         var body = TransportBody.none
         if let requestBody = request.body {
             switch requestBody.content {
@@ -120,9 +130,10 @@ public struct APIClient: Sendable {
             }
             if let contentType = requestBody.contentType, !headers.contains("Content-Type") {
                 headers["Content-Type"] = contentType
+                checkedHeaders = headers
             }
         }
-        try URLSecurity.check(headers)
+        try URLSecurity.check(checkedHeaders)
         return TransportRequest(
             method: request.method, url: url, headers: headers, body: body,
             timeouts: Timeouts(connect: configuration.connectTimeout, total: request.timeout ?? configuration.timeout),
@@ -134,9 +145,9 @@ public struct APIClient: Sendable {
     public func makeURL<Value>(_ request: Request<Value>) throws(ErrandError) -> URL {
         switch request.target {
         case .path(let path):
-            return try URLBuilder.url(base: configuration.baseURL, path: path, query: request.query)
+            return try base.get().url(path: path, query: request.query)
         case .segments(let segments):
-            return try URLBuilder.url(base: configuration.baseURL, segments: segments, query: request.query)
+            return try base.get().url(segments: segments, query: request.query)
         case .url(let url):
             guard !request.query.isEmpty else { return url }
             guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
@@ -178,6 +189,11 @@ public struct APIClient: Sendable {
     private static func makePipeline(_ configuration: ClientConfiguration) -> Middleware.Next {
         let transport = configuration.transport
         let context = MiddlewareContext(observers: configuration.observers, redaction: configuration.redaction)
+        // Without observers there is nothing to report: the transport itself is the end of the chain, with no
+        // clock reads, closure or event per attempt.
+        if configuration.observers.isEmpty {
+            return configuration.middleware.chained(context: context) { request in try await transport.send(request) }
+        }
         return configuration.middleware.chained(context: context) { request in
             let started = ContinuousClock.now
             do {

@@ -18,19 +18,29 @@ enum PercentEncoding {
     }
 
     /// Encodes every byte outside the unreserved set.
+    static func encode(_ string: Substring) -> String {
+        string.utf8.allSatisfy(isUnreserved) ? String(string) : encode(String(string))
+    }
+
+    /// Encodes every byte outside the unreserved set.
     static func encode(_ string: String) -> String {
+        // Most path segments and query values need no escaping: return them as they are, without building a copy.
+        if string.utf8.allSatisfy(isUnreserved) { return string }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(string.utf8.count)
-        for byte in string.utf8 {
-            if isUnreserved(byte) {
-                bytes.append(byte)
-            } else {
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 0x0F)])
-            }
-        }
+        for byte in string.utf8 { append(byte, to: &bytes) }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends one byte, encoded when it is outside the unreserved set.
+    static func append(_ byte: UInt8, to bytes: inout [UInt8]) {
+        if isUnreserved(byte) {
+            bytes.append(byte)
+        } else {
+            bytes.append(UInt8(ascii: "%"))
+            bytes.append(hexDigits[Int(byte >> 4)])
+            bytes.append(hexDigits[Int(byte & 0x0F)])
+        }
     }
 
     /// Decodes `%XX` sequences; returns `nil` for a malformed sequence or bytes that are not UTF-8.

@@ -21,7 +21,11 @@ public struct RequestOptions: Sendable {
 
     /// The option's value, or its key's default.
     public subscript<Key: RequestOptionKey>(key: Key.Type) -> Key.Value {
-        get { values[ObjectIdentifier(key)] as? Key.Value ?? Key.defaultValue }
+        get {
+            // Most requests set no option: skip hashing and the dynamic cast.
+            if values.isEmpty { return Key.defaultValue }
+            return values[ObjectIdentifier(key)] as? Key.Value ?? Key.defaultValue
+        }
         set { values[ObjectIdentifier(key)] = newValue }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Builds request URLs from a base URL, a relative path and ordered query items.
 ///
@@ -11,32 +12,114 @@ public enum URLBuilder {
     ///
     /// - Throws: ``ErrandError/invalidURL(_:)`` when the base URL has no scheme or host, or the result is not a URL.
     public static func url(base baseURL: URL, path: String, query: [QueryItem] = []) throws(ErrandError) -> URL {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        return try url(base: baseURL, segments: segments, query: query)
+        try Base.make(baseURL).get().url(path: path, query: query)
     }
 
     /// Joins already-split path segments (each encoded as a whole, so a `/` inside a segment becomes `%2F`).
     public static func url(base baseURL: URL, segments: [String], query: [QueryItem] = []) throws(ErrandError) -> URL {
-        guard baseURL.scheme != nil, let host = baseURL.host, !host.isEmpty else {
-            throw .invalidURL("The base URL \(baseURL.absoluteString) needs a scheme and a host.")
+        try Base.make(baseURL).get().url(segments: segments, query: query)
+    }
+
+    /// A base URL checked and reduced to the text paths are appended to, once, for a client that builds many URLs
+    /// from it: reading a `URL`'s parts and text costs more than the rest of building a request URL.
+    struct Base: Sendable {
+        /// The base URL as given.
+        let url: URL
+        /// Its text without query, fragment and trailing slashes.
+        let prefix: String
+        /// The URL built last, shared by copies of this base.
+        private let recent = RecentURL()
+
+        /// Checks that the base URL has a scheme and a host.
+        static func make(_ baseURL: URL) -> Result<Base, ErrandError> {
+            guard baseURL.scheme != nil, let host = baseURL.host, !host.isEmpty else {
+                return .failure(.invalidURL("The base URL \(baseURL.absoluteString) needs a scheme and a host."))
+            }
+            var prefix = baseURL.absoluteString
+            if let end = prefix.firstIndex(where: { $0 == "?" || $0 == "#" }) { prefix = String(prefix[..<end]) }
+            while prefix.hasSuffix("/") { prefix.removeLast() }
+            return .success(Base(url: baseURL, prefix: prefix))
         }
-        // Built as text: URLComponents costs several times more, and every part here is already encoded.
-        var string = baseURL.absoluteString
-        if let end = string.firstIndex(where: { $0 == "?" || $0 == "#" }) { string = String(string[..<end]) }
-        while string.hasSuffix("/") { string.removeLast() }
-        for segment in segments {
-            string += "/"
-            string += PercentEncoding.encode(segment)
+
+        /// The URL of a `/`-separated path relative to the base (empty segments dropped, each segment encoded).
+        func url(path: String, query: [QueryItem]) throws(ErrandError) -> URL {
+            // Built as text: URLComponents costs several times more, and every part here is already encoded.
+            var string: String
+            if path.utf8.allSatisfy({ $0 < 0x80 }) {
+                // ASCII, the usual case: one pass over the bytes, with the same result as splitting into segments
+                // (in ASCII every `/` is a character of its own) and encoding each.
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(prefix.utf8.count + path.utf8.count + 8)
+                bytes.append(contentsOf: prefix.utf8)
+                var segmentCount = 0
+                var startsSegment = true
+                for byte in path.utf8 {
+                    if byte == UInt8(ascii: "/") {
+                        startsSegment = true
+                        continue
+                    }
+                    if startsSegment {
+                        bytes.append(UInt8(ascii: "/"))
+                        segmentCount += 1
+                        startsSegment = false
+                    }
+                    PercentEncoding.append(byte, to: &bytes)
+                }
+                if segmentCount == 0 { bytes.append(UInt8(ascii: "/")) }
+                string = String(decoding: bytes, as: UTF8.self)
+            } else {
+                string = prefix
+                var segmentCount = 0
+                for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
+                    string += "/"
+                    string += PercentEncoding.encode(segment)
+                    segmentCount += 1
+                }
+                if segmentCount == 0 { string += "/" }
+            }
+            return try finish(string, query: query) {
+                path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
+            }
         }
-        if segments.isEmpty { string += "/" }
-        if !query.isEmpty {
-            string += "?"
-            string += encodeQuery(query)
+
+        /// The URL of already-split path segments relative to the base.
+        func url(segments: [String], query: [QueryItem]) throws(ErrandError) -> URL {
+            var string = prefix
+            for segment in segments {
+                string += "/"
+                string += PercentEncoding.encode(segment)
+            }
+            if segments.isEmpty { string += "/" }
+            return try finish(string, query: query) { segments.joined(separator: "/") }
         }
-        guard let url = URL(string: string) else {
-            throw .invalidURL("Could not build a URL from \(baseURL.absoluteString) and \(segments.joined(separator: "/")).")
+
+        private func finish(_ text: String, query: [QueryItem], path: () -> String) throws(ErrandError) -> URL {
+            var string = text
+            if !query.isEmpty {
+                string += "?"
+                string += encodeQuery(query)
+            }
+            if let known = recent.url(for: string) { return known }
+            guard let result = URL(string: string) else {
+                throw .invalidURL("Could not build a URL from \(url.absoluteString) and \(path()).")
+            }
+            recent.remember(result, for: string)
+            return result
         }
-        return url
+    }
+
+    /// The last URL a base built, with its text: a client often sends the same request again, and comparing the text
+    /// costs far less than parsing it into a `URL` once more.
+    final class RecentURL: Sendable {
+        private let last = Mutex<(text: String, url: URL)?>(nil)
+
+        func url(for text: String) -> URL? {
+            last.withLock { last in last.flatMap { $0.text == text ? $0.url : nil } }
+        }
+
+        func remember(_ url: URL, for text: String) {
+            last.withLock { $0 = (text, url) }
+        }
     }
 
     /// Encodes query items as `name=value&…`, in order, every name and value percent-encoded.

@@ -10,6 +10,8 @@ import Synchronization
 struct CurlEasyHandle: @unchecked Sendable {
     let raw: UnsafeMutableRawPointer
     let errorBuffer: UnsafeMutablePointer<CChar>
+    /// The request header lines the handle sends, reused while requests carry the same headers.
+    let headerList: CurlHeaderList
 
     /// Makes a new handle, or `nil` when libcurl cannot allocate one.
     static func make() -> CurlEasyHandle? {
@@ -17,12 +19,13 @@ struct CurlEasyHandle: @unchecked Sendable {
         guard let raw = curl_easy_init() else { return nil }
         let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: errand_curl_error_size)
         buffer.initialize(repeating: 0, count: errand_curl_error_size)
-        return CurlEasyHandle(raw: raw, errorBuffer: buffer)
+        return CurlEasyHandle(raw: raw, errorBuffer: buffer, headerList: CurlHeaderList())
     }
 
     /// Frees the handle; it must not be in a multi handle.
     func destroy() {
         curl_easy_cleanup(raw)
+        headerList.free()
         errorBuffer.deallocate()
     }
 

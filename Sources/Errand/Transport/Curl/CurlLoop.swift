@@ -21,6 +21,8 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     let pool: CurlEasyPool
+    /// Large response-body buffers for reuse.
+    let bodies = ResponseBodyPool()
     private let multi: UnsafeMutableRawPointer?
     private struct Inbox {
         var commands: [Command] = []
@@ -29,6 +31,8 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     private let inbox = Mutex(Inbox())
+    /// Whether the inbox holds commands, readable without the lock while the loop waits briefly for a submission.
+    private let hasCommands = Atomic<Bool>(false)
     private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     private var idleWatched = 0
 
@@ -55,6 +59,7 @@ final class CurlLoop: @unchecked Sendable {
         }
         let sleeping = inbox.withLock { inbox in
             inbox.commands.append(command)
+            hasCommands.store(true, ordering: .releasing)
             defer { inbox.isPolling = false }
             return inbox.isPolling
         }
@@ -76,6 +81,7 @@ final class CurlLoop: @unchecked Sendable {
             inbox.withLock { inbox in
                 inbox.isPolling = false
                 swap(&inbox.commands, &pending)
+                hasCommands.store(false, ordering: .relaxed)
             }
             var stopping = false
             for command in pending {
@@ -89,8 +95,12 @@ final class CurlLoop: @unchecked Sendable {
             pending.removeAll(keepingCapacity: true)
             if stopping { break }
             curl_multi_perform(multi, &stillRunning)
-            collectFinished(in: multi)
+            let delivered = collectFinished(in: multi)
             let idleWait = expireIdleTransfers(in: multi)
+            // A caller that just got its response often sends the next request at once; when nothing else is in
+            // flight, watching the inbox for a moment catches it without the system calls and the thread switch of
+            // sleeping in `curl_multi_poll` and being woken.
+            if delivered, running.isEmpty, awaitCommand(for: Self.submissionWait) { continue }
             let maySleep = inbox.withLock { inbox in
                 guard inbox.commands.isEmpty else { return false }
                 inbox.isPolling = true
@@ -142,32 +152,72 @@ final class CurlLoop: @unchecked Sendable {
         curl_easy_pause(easy.raw, errand_curl_pause_continue)
     }
 
-    private func collectFinished(in multi: UnsafeMutableRawPointer) {
+    /// Concludes the transfers libcurl reports done; true when there were any.
+    private func collectFinished(in multi: UnsafeMutableRawPointer) -> Bool {
         var queued: Int32 = 0
+        var any = false
         while let message = curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
                 let transfer = running[handle]
             else { continue }
             let code = message.pointee.data.result
             conclude(transfer, code: code, in: multi)
+            any = true
         }
+        return any
+    }
+
+    /// How long the loop watches the inbox after delivering responses before it sleeps: long enough for a caller's
+    /// task to be resumed and send its next request, short enough to cost little when none comes.
+    static let submissionWait = Duration.microseconds(100)
+    /// For how much of ``submissionWait`` the loop only spins; after that it yields the processor between looks, so a
+    /// thread waiting for this processor (the caller's, on a busy machine) can run.
+    static let spinOnly = Duration.microseconds(30)
+
+    /// Waits up to `limit` for a command; true when one arrived.
+    private func awaitCommand(for limit: Duration) -> Bool {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let yieldsFrom = started + Self.spinOnly
+        let deadline = started + limit
+        var now = started
+        repeat {
+            for _ in 0..<64 {
+                if hasCommands.load(ordering: .acquiring) { return true }
+                errand_cpu_relax()
+            }
+            now = clock.now
+            if now >= yieldsFrom { sched_yield() }
+        } while now < deadline
+        return hasCommands.load(ordering: .acquiring)
     }
 
     /// Takes a transfer out of the multi handle; follows its redirect or delivers its outcome.
     private func conclude(_ transfer: CurlTransfer, code: CURLcode, in multi: UnsafeMutableRawPointer) {
         guard let easy = transfer.easy else { return }
-        if transfer.isInMulti {
-            curl_multi_remove_handle(multi, easy.raw)
-            transfer.isInMulti = false
-            running[easy.raw] = nil
-            if transfer.request.timeouts.idle != nil { idleWatched -= 1 }
-        }
-        if transfer.shouldFollowRedirect(after: code) && transfer.prepareRedirect() {
-            add(transfer, to: multi)
-            return
+        if transfer.shouldFollowRedirect(after: code) {
+            detach(transfer, easy, from: multi)
+            if transfer.prepareRedirect() {
+                add(transfer, to: multi)
+                return
+            }
         }
         let clean = code == CURLE_OK && transfer.failure == nil
-        if let handle = transfer.finish(code: code) { pool.recycle(handle, clean: clean) }
+        // A failed or aborted transfer leaves the multi handle (closing its connection) before its caller hears of
+        // it; a complete one resumes its caller first, and taking the handle out waits until that task runs.
+        if !clean { detach(transfer, easy, from: multi) }
+        let handle = transfer.finish(code: code)
+        detach(transfer, easy, from: multi)
+        if let handle { pool.recycle(handle, clean: clean) }
+    }
+
+    /// Takes a transfer's handle out of the multi handle and the table of running transfers, once.
+    private func detach(_ transfer: CurlTransfer, _ easy: CurlEasyHandle, from multi: UnsafeMutableRawPointer) {
+        guard transfer.isInMulti else { return }
+        curl_multi_remove_handle(multi, easy.raw)
+        transfer.isInMulti = false
+        running[easy.raw] = nil
+        if transfer.request.timeouts.idle != nil { idleWatched -= 1 }
     }
 
     /// Fails transfers idle for longer than their idle timeout; returns milliseconds until the next one could expire.

@@ -30,14 +30,17 @@ extension CurlEasyHandle {
 extension CurlTransfer {
     /// Sets every option the current hop may need differently from the handle's previous request.
     func configure(_ easy: CurlEasyHandle) throws(ErrandError) {
-        guard easy.set(CURLOPT_URL, hop.url.absoluteString) == CURLE_OK else {
-            throw .invalidURL("\(hop.url.absoluteString) is not a URL libcurl accepts.")
+        // The URL's text, read once: its scheme is taken from it too, without asking `URL` to parse its parts.
+        let urlText = hop.url.absoluteString
+        guard easy.set(CURLOPT_URL, urlText) == CURLE_OK else {
+            throw .invalidURL("\(urlText) is not a URL libcurl accepts.")
         }
+        isTLS = Self.isHTTPS(urlText)
         try configureMethodAndBody(easy)
         configureHeaders(easy)
         // Over TLS, wait for a connection being opened to the same host to offer HTTP/2 multiplexing rather than
         // opening more connections.
-        easy.set(CURLOPT_PIPEWAIT, owner.configuration.prefersHTTP2 && hop.url.scheme?.lowercased() == "https")
+        easy.set(CURLOPT_PIPEWAIT, owner.configuration.prefersHTTP2 && isTLS)
         try configureTimeouts(easy)
         let context = Unmanaged.passUnretained(self).toOpaque()
         easy.set(CURLOPT_HEADERDATA, pointer: context)
@@ -68,20 +71,18 @@ extension CurlTransfer {
     }
 
     private func configureHeaders(_ easy: CurlEasyHandle) {
-        var list: UnsafeMutablePointer<curl_slist>?
-        func append(_ line: String) {
-            if let grown = curl_slist_append(list, line) { list = grown }
-        }
-        for field in hop.headers {
-            // "Name:" would remove a header libcurl adds; "Name;" is libcurl's way to send an empty value.
-            append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
-        }
-        // libcurl would add `Expect: 100-continue` to large bodies (a round trip of waiting) and a form
-        // Content-Type to any POST; neither is the caller's request.
-        if !hop.headers.contains("Expect") { append("Expect:") }
-        if requestBody != nil && !hop.headers.contains("Content-Type") { append("Content-Type:") }
-        headerList = list
+        let list = easy.headerList.list(
+            for: hop.headers, suppressesContentType: requestBody != nil && !hop.headers.contains("Content-Type"))
         easy.set(CURLOPT_HTTPHEADER, list: list)
+    }
+
+    /// Whether a URL's text starts with the `https:` scheme (in any case).
+    static func isHTTPS(_ urlText: String) -> Bool {
+        var letters = urlText.utf8.makeIterator()
+        for expected in "https:".utf8 {
+            guard let byte = letters.next(), byte | (byte >= UInt8(ascii: "A") ? 0x20 : 0) == expected else { return false }
+        }
+        return true
     }
 
     private func configureTimeouts(_ easy: CurlEasyHandle) throws(ErrandError) {

@@ -13,7 +13,6 @@ extension CurlTransfer {
             return offset + .microseconds(microseconds)
         }
         let fresh = reused != true
-        let isTLS = hop.url.scheme?.lowercased() == "https"
         let sent = bytesSentBefore + (easy.info(offset: CURLINFO_SIZE_UPLOAD_T).map { Int($0) } ?? 0)
         return TransferMetrics(
             dns: fresh ? time(CURLINFO_NAMELOOKUP_TIME_T) : nil,

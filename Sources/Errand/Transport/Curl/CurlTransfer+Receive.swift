@@ -42,6 +42,8 @@ extension CurlTransfer {
             // A new head (an interim 1xx may come before the final one): "HTTP/1.1 200 OK", "HTTP/2 200".
             status = Self.statusCode(in: bytes[..<end])
             headers = HTTPHeaders()
+            // Room for a typical response head, so collecting it does not regrow the list several times.
+            headers.reserveCapacity(16)
             return true
         }
         // A line without a colon (an obsolete folded continuation) carries no field of its own.

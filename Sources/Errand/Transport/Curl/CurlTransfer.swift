@@ -15,11 +15,15 @@ import Synchronization
 /// — goes through atomics and that same queue.
 final class CurlTransfer: @unchecked Sendable {
     /// Who waits for the outcome.
+    ///
+    /// Unsafe continuations (no checking object allocated per request) because each is resumed exactly once: only
+    /// ``finish(code:)`` and ``deliverHead()`` resume one, on the loop thread, and both take it out of ``delivery``
+    /// first.
     enum Delivery {
         /// A buffered response.
-        case buffered(CheckedContinuation<TransportResponse, any Error>)
+        case buffered(UnsafeContinuation<TransportResponse, any Error>)
         /// The head of a streamed response; the body then flows through the channel.
-        case streaming(CheckedContinuation<StreamingResponse, any Error>)
+        case streaming(UnsafeContinuation<StreamingResponse, any Error>)
     }
 
     let request: TransportRequest
@@ -37,13 +41,14 @@ final class CurlTransfer: @unchecked Sendable {
     var delivery: Delivery?
     var hop: CurlHop
     var hopStarted: ContinuousClock.Instant
-    var headerList: UnsafeMutablePointer<curl_slist>?
+    /// Whether the current hop goes over TLS (its URL is https).
+    var isTLS = false
     var requestBody: CurlRequestBody?
     var status = 0
     var headers = HTTPHeaders()
     var headersComplete = false
     var followsRedirect = false
-    var body = ResponseBodyBuffer()
+    var body: ResponseBodyBuffer
     var bytesReceived = 0
     var bytesSentBefore = 0
     var redirectCount = 0
@@ -63,6 +68,7 @@ final class CurlTransfer: @unchecked Sendable {
         hop = CurlHop(request)
         hopStarted = started
         lastActivity = started
+        body = ResponseBodyBuffer(pool: owner.loop.bodies)
         let easy = try owner.loop.pool.take()
         self.easy = easy
         do {
@@ -201,10 +207,8 @@ final class CurlTransfer: @unchecked Sendable {
         _ = body.takeData()
     }
 
-    /// Frees what libcurl borrowed for the current hop: the header list and the request body.
+    /// Frees what libcurl borrowed for the current hop: the request body (the header list stays with the handle).
     private func releaseResources() {
-        if let headerList { curl_slist_free_all(headerList) }
-        headerList = nil
         requestBody = nil
     }
 }

@@ -39,7 +39,7 @@ public final class CurlTransport: Transport {
         if Task.isCancelled { throw ErrandError.cancelled }
         let transfer = try CurlTransfer(request: request, owner: self, channel: nil)
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            try await withUnsafeThrowingContinuation { continuation in
                 transfer.start(.buffered(continuation))
             }
         } onCancel: {
@@ -57,7 +57,7 @@ public final class CurlTransport: Transport {
         let channel = CurlBodyChannel(capacity: configuration.streamBufferSize)
         let transfer = try CurlTransfer(request: request, owner: self, channel: channel)
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            try await withUnsafeThrowingContinuation { continuation in
                 transfer.start(.streaming(continuation))
             }
         } onCancel: {
