@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "MetMuseumTests", dependencies: ["MetMuseum", "ErrandTesting", "TestSupport"]),
         .testTarget(name: "RecipesFeatureTests", dependencies: ["RecipesFeature", "ErrandTesting", "TestSupport"]),
         .testTarget(name: "MuseumFeatureTests", dependencies: ["MuseumFeature", "ErrandTesting", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["Errand", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["Errand", "CommandLine", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,1 +1,5 @@
-print("mealdb")
+import CommandLine
+
+await ToolMain.run(MealDBTool.definition) { context in
+    try await MealDBSession(context: context).run()
+}

@@ -1,0 +1,64 @@
+import Errand
+import Foundation
+
+/// Builds the HTTP client configuration a tool runs with, from the shared options: timeout, retries, limits,
+/// the `--verbose` log, and the cache (`--no-cache`, `--offline`).
+public struct ClientSetup: Sendable {
+    /// The server root.
+    public var baseURL: URL
+    /// Per-request timeout (`--timeout`); `nil` keeps the client's default.
+    public var timeout: Duration?
+    /// Whether to print one line per exchange.
+    public var isVerbose: Bool
+    /// Whether the on-disk cache is used (`--no-cache` turns it off).
+    public var usesCache: Bool
+    /// Whether only the cache may answer (`--offline`).
+    public var isOffline: Bool
+    /// The cache file's name (the tool's name).
+    public var cacheName: String
+    /// The most requests per second; `nil` for no limit.
+    public var rate: Double?
+    /// The most requests in flight; `nil` for no limit.
+    public var maxConcurrent: Int?
+    /// The retry policy.
+    public var retry: RetryPolicy
+
+    /// Reads the shared options of an invocation.
+    /// - Throws: ``UsageError`` for a malformed `--base-url`, environment value or `--timeout`.
+    public init(
+        context: CommandContext, baseURLVariable: String, defaultBaseURL: URL, cacheName: String
+    ) throws(UsageError) {
+        let invocation = context.invocation
+        baseURL = try ServerAddress.resolve(
+            flag: invocation.value("base-url"), environment: context.environment, variable: baseURLVariable,
+            default: defaultBaseURL, helpCommand: invocation.helpCommand)
+        timeout = try invocation.seconds("timeout")
+        isVerbose = invocation.flag("verbose")
+        usesCache = !invocation.flag("no-cache")
+        isOffline = invocation.flag("offline")
+        if isOffline, !usesCache {
+            throw invocation.usageError("--offline answers from the cache, so it cannot be combined with --no-cache")
+        }
+        self.cacheName = cacheName
+        retry = .default
+    }
+
+    /// The configuration for API requests.
+    public func configuration(console: Console) -> ClientConfiguration {
+        var middleware = cacheMiddleware()
+        middleware += Resilience.middleware(
+            retry: isOffline ? nil : retry, rateLimiter: rate.map { RateLimiter(rate: $0, burst: 1) },
+            maxConcurrent: maxConcurrent)
+        var configuration = ClientConfiguration(
+            baseURL: baseURL, middleware: middleware, observers: isVerbose ? [VerboseLog(console: console)] : [])
+        if let timeout { configuration.timeout = timeout }
+        return configuration
+    }
+
+    /// The cache in front of everything else, so that a hit skips retries and limits.
+    private func cacheMiddleware() -> [any Middleware] {
+        // The on-disk HTTP cache plugs in here; without it, offline answers nothing.
+        guard isOffline else { return [] }
+        return [ClosureMiddleware { request, _, _ in throw ErrandError.notCached(request.url) }]
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The `--base-url` rules: a server root `scheme://host[:port]` with no path, query or credentials; `https`, or
+/// `http` only to a loopback host (127.0.0.0/8, `::1`, `localhost`). The flag wins over the environment variable,
+/// which wins over the default.
+public enum ServerAddress {
+    /// The server root to use, from the flag, then the environment variable, then the default.
+    /// - Throws: ``UsageError`` naming the offending value and where it came from.
+    public static func resolve(
+        flag: String?, environment: [String: String], variable: String, default fallback: URL, helpCommand: String
+    ) throws(UsageError) -> URL {
+        if let flag {
+            return try validate(flag, source: "--base-url", helpCommand: helpCommand)
+        }
+        if let value = environment[variable], !value.isEmpty {
+            return try validate(value, source: variable, helpCommand: helpCommand)
+        }
+        return fallback
+    }
+
+    /// Checks one server root; `source` names where it came from in the error message.
+    public static func validate(_ text: String, source: String, helpCommand: String) throws(UsageError) -> URL {
+        func fail(_ problem: String) -> UsageError {
+            UsageError("\(source) \(problem)", helpCommand: helpCommand)
+        }
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+            let host = components.host, !host.isEmpty
+        else {
+            throw fail("must be a server root such as https://example.com or http://127.0.0.1:8080, not '\(text)'")
+        }
+        guard scheme == "https" || scheme == "http" else {
+            throw fail("must use https, not '\(scheme)'")
+        }
+        guard components.user == nil, components.password == nil else {
+            throw fail("must not contain a user name or password")
+        }
+        guard components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil
+        else {
+            throw fail("must be only scheme://host[:port], without a path or query, not '\(text)'")
+        }
+        if let port = components.port, !(1...65_535).contains(port) {
+            throw fail("has an invalid port \(port)")
+        }
+        if scheme == "http", !isLoopback(host) {
+            throw fail("uses http to \(host): https is required (plain http is allowed only to 127.0.0.1, ::1 or localhost)")
+        }
+        var root = URLComponents()
+        root.scheme = scheme
+        root.host = components.host
+        root.port = components.port
+        guard let url = root.url else { throw fail("is not a valid URL: '\(text)'") }
+        return url
+    }
+
+    /// Whether a host is loopback: `localhost`, an address in 127.0.0.0/8, or `::1`.
+    public static func isLoopback(_ host: String) -> Bool {
+        var host = host.lowercased()
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard octets.count == 4, octets[0] == "127" else { return false }
+        return octets.allSatisfy { UInt8($0) != nil && ($0.count == 1 || !$0.hasPrefix("0")) }
+    }
+}

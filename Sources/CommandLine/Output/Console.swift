@@ -1,0 +1,62 @@
+import Foundation
+import Synchronization
+
+/// The process's output: results on stdout, diagnostics and progress on stderr, each styled for its stream.
+///
+/// Writes are unbuffered and whole (one `write` per call), so lines from concurrent tasks never interleave mid-line.
+public struct Console: Sendable {
+    /// The tool's name, prefixed to diagnostics.
+    public let toolName: String
+    /// What the streams are.
+    public let terminal: Terminal
+    /// Where stdout text goes (the process's stdout unless a test captures it).
+    private let writeOut: @Sendable (String) -> Void
+    /// Where stderr text goes.
+    private let writeError: @Sendable (String) -> Void
+
+    /// A console writing to the process's standard streams.
+    public init(toolName: String, terminal: Terminal) {
+        self.init(
+            toolName: toolName, terminal: terminal,
+            out: { FileHandle.standardOutput.write(Data($0.utf8)) },
+            error: { FileHandle.standardError.write(Data($0.utf8)) })
+    }
+
+    /// A console writing to closures (for tests).
+    public init(
+        toolName: String, terminal: Terminal, out: @escaping @Sendable (String) -> Void,
+        error: @escaping @Sendable (String) -> Void
+    ) {
+        self.toolName = toolName
+        self.terminal = terminal
+        self.writeOut = out
+        self.writeError = error
+    }
+
+    /// Styles for stdout.
+    public var outStyle: Style { Style(enabled: terminal.stdoutColor) }
+    /// Styles for stderr.
+    public var errorStyle: Style { Style(enabled: terminal.stderrColor) }
+
+    /// Prints a line (or several) on stdout.
+    public func print(_ text: String) { writeOut(text.hasSuffix("\n") ? text : text + "\n") }
+
+    /// Prints a JSON document on stdout: the only thing a `--json` run prints there.
+    public func printJSON(_ value: JSONValue) { print(value.rendered()) }
+
+    /// Prints a line on stderr as is.
+    public func diagnostic(_ text: String) { writeError(text.hasSuffix("\n") ? text : text + "\n") }
+
+    /// Prints `tool: warning: …` on stderr.
+    public func warning(_ message: String) {
+        diagnostic("\(toolName): \(errorStyle.yellow("warning:")) \(message)")
+    }
+
+    /// Prints `tool: error: …` on stderr.
+    public func error(_ message: String) {
+        diagnostic("\(toolName): \(errorStyle.red("error:")) \(message)")
+    }
+
+    /// Writes raw text on stderr (progress redraws), without adding a newline.
+    public func rawError(_ text: String) { writeError(text) }
+}

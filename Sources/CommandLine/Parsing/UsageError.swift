@@ -1,0 +1,20 @@
+/// A command line that does not fit the tool's declarations: an unknown command or option, a missing or malformed
+/// argument. Its ``description`` names the problem and points to `--help`; the exit code is 2.
+public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong, as one sentence: `unknown option '--bogus'.`
+    public var problem: String
+    /// The command line whose help explains the fix: `mealdb` or `mealdb search`.
+    public var helpCommand: String
+
+    /// Creates a usage error.
+    public init(_ problem: String, helpCommand: String) {
+        self.problem = problem
+        self.helpCommand = helpCommand
+    }
+
+    /// The problem and where to read more: `unknown option '--bogus'. See 'mealdb search --help'.`
+    public var description: String {
+        let sentence = problem.hasSuffix(".") ? problem : problem + "."
+        return "\(sentence) See '\(helpCommand) --help'."
+    }
+}

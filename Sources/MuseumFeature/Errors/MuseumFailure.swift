@@ -1,0 +1,96 @@
+import Errand
+import MetMuseum
+
+/// A failure as the museum screens present it: one sentence for the user, the technical error for the log.
+public struct MuseumFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of trouble it is, from the user's point of view.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// No connection: refused, DNS, TLS, connection lost, or not cached while offline.
+        case offline
+        /// The service did not answer in time.
+        case timedOut
+        /// The service answered with an error status, is down, or blocked the requests.
+        case serverTrouble
+        /// The object does not exist or is not served.
+        case notFound
+        /// The answer could not be read.
+        case invalidData
+        /// Anything else (a search that is not valid, say).
+        case unexpected
+    }
+
+    /// The kind.
+    public var kind: Kind
+    /// The technical description, for logs (never shown to the user).
+    public var technicalDescription: String
+
+    /// Creates a failure.
+    public init(kind: Kind, technicalDescription: String) {
+        self.kind = kind
+        self.technicalDescription = technicalDescription
+    }
+
+    /// One sentence for the user.
+    public var message: String {
+        switch kind {
+        case .offline: return "You seem to be offline. Check your connection and try again."
+        case .timedOut: return "The museum's service took too long to answer. Please try again."
+        case .serverTrouble: return "The museum's service is having trouble right now. Please try again later."
+        case .notFound: return "That object could not be found in the collection."
+        case .invalidData: return "The museum's service sent data that could not be read."
+        case .unexpected: return "Something went wrong. Please try again."
+        }
+    }
+
+    /// The user's sentence.
+    public var description: String { message }
+
+    /// Classifies any error thrown by the MetMuseum SDK or Errand.
+    public init(_ error: any Error) {
+        switch error {
+        case let failure as MuseumFailure:
+            self = failure
+        case let met as MetError:
+            self.init(kind: Self.kind(of: met), technicalDescription: met.debugDescription)
+        default:
+            let errand = ErrandError(error)
+            self.init(kind: Self.kind(of: errand), technicalDescription: errand.debugDescription)
+        }
+    }
+
+    /// Whether an error is a cancellation rather than a failure to report.
+    static func isCancellation(_ error: any Error) -> Bool {
+        switch error {
+        case is CancellationError: return true
+        case let met as MetError: return met.isCancellation
+        case let errand as ErrandError: if case .cancelled = errand { return true } else { return false }
+        default: return false
+        }
+    }
+
+    private static func kind(of error: MetError) -> Kind {
+        switch error {
+        case .notFound, .notAvailable: return .notFound
+        case .blocked, .serviceUnavailable: return .serverTrouble
+        case .invalidQuery: return .unexpected
+        case .request(let errand): return kind(of: errand)
+        }
+    }
+
+    private static func kind(of error: ErrandError) -> Kind {
+        switch error {
+        case .transport(let failure):
+            switch failure.kind {
+            case .timedOut: return .timedOut
+            case .badResponse: return .invalidData
+            case .cannotConnect, .dnsFailure, .tls, .connectionLost: return .offline
+            case .tooManyRedirects, .insecureRedirect, .other: return .serverTrouble
+            }
+        case .notCached: return .offline
+        case .unacceptableStatus(let failure): return failure.status == 404 ? .notFound : .serverTrouble
+        case .blocked: return .serverTrouble
+        case .decoding, .bodyTooLarge: return .invalidData
+        case .invalidURL, .insecureURL, .invalidRequest, .cancelled: return .unexpected
+        }
+    }
+}

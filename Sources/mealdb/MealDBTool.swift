@@ -1,0 +1,53 @@
+import CommandLine
+
+/// The `mealdb` tool as data: its commands, options and help.
+enum MealDBTool {
+    static let version = "1.0.0"
+
+    static let htmlOption = Option.value(
+        "html", "DIR", help: "Also write a gallery (DIR/index.html and DIR/thumbnails/) that works offline.")
+
+    static let definition = Tool(
+        name: "mealdb", version: version,
+        summary: "recipes from TheMealDB on the command line.",
+        options: NetworkOptions.options(baseURLVariable: "MEALDB_BASE_URL") + [
+            .value("api-key", "KEY", help: "TheMealDB API key (env MEALDB_API_KEY); default 1, the public test key.")
+        ],
+        commands: [
+            Command(
+                "search", summary: "Meals whose name contains TEXT.",
+                positionals: [Positional("TEXT", help: "Part of a meal's name, as pasta or \"mac and cheese\".")],
+                options: [htmlOption],
+                examples: ["mealdb search pasta", "mealdb search \"chicken curry\" --json", "mealdb search cake --html cakes"]),
+            Command(
+                "letter", summary: "Meals whose name starts with a letter.",
+                positionals: [Positional("L", help: "One letter from a to z.")],
+                examples: ["mealdb letter b"]),
+            Command(
+                "show", summary: "One meal in full: ingredients, instructions, links.",
+                discussion: "Exits with 3 when TheMealDB has no meal with that id.",
+                positionals: [Positional("ID", help: "The meal's id, as 52771.")],
+                examples: ["mealdb show 52771", "mealdb show 52771 --json"]),
+            Command("random", summary: "One meal picked at random.", examples: ["mealdb random"]),
+            Command("categories", summary: "Every category, with its description.", examples: ["mealdb categories"]),
+            Command("areas", summary: "Every area (cuisine).", examples: ["mealdb areas --json"]),
+            Command("ingredients", summary: "Every ingredient TheMealDB knows.", examples: ["mealdb ingredients"]),
+            Command(
+                "filter", summary: "Meals of a category, an area or with an ingredient (exactly one of them).",
+                options: [
+                    .value("category", "C", help: "Meals of this category, as Seafood."),
+                    .value("area", "A", help: "Meals of this area, as Italian."),
+                    .value("ingredient", "I", help: "Meals with this ingredient, as chicken_breast."),
+                    htmlOption,
+                ],
+                examples: ["mealdb filter --category Seafood", "mealdb filter --area Italian --html italian"]),
+        ],
+        epilogue: """
+            Environment:
+              MEALDB_BASE_URL  server root, as --base-url (the flag wins)
+              MEALDB_API_KEY   API key, as --api-key (the flag wins)
+              NO_COLOR         no colors in the output
+
+            \(ExitCode.helpTable)
+            """)
+}

@@ -1,0 +1,119 @@
+import CommandLine
+import Errand
+import Foundation
+import MetMuseum
+
+/// One run of `met`: the client built from the options, and the command carried out.
+struct MetSession {
+    let invocation: Invocation
+    let console: Console
+    let client: MetClient
+    let setup: ClientSetup
+    let output: MetOutput
+
+    init(context: CommandContext) throws(UsageError) {
+        invocation = context.invocation
+        console = context.console
+        setup = try ClientSetup(
+            context: context, baseURLVariable: "MET_BASE_URL", defaultBaseURL: MetClient.defaultBaseURL,
+            cacheName: "met")
+        client = MetClient(client: APIClient(configuration: setup.configuration(console: console)))
+        output = MetOutput(console: console, json: context.wantsJSON)
+    }
+
+    func run() async throws {
+        switch invocation.command?.name {
+        case "search":
+            try await search()
+        case "show":
+            let id = try invocation.integerArgument("ID", in: 1...Int.max)
+            output.object(try await client.object(id: id))
+        case "departments":
+            output.departments(try await client.departments())
+        case "objects":
+            let since = try invocation.value("since").map(Self.day)
+            let departments = try invocation.integers("department", in: 1...Int.max)
+            output.objectIDs(try await client.objectIDs(updatedSince: since, departmentIDs: departments))
+        default:
+            throw invocation.usageError("missing command")
+        }
+    }
+
+    private func search() async throws {
+        let query = try MetSearchOptions.query(from: invocation)
+        let explicitLimit = try invocation.integer("limit", in: 0...100_000)
+        if invocation.flag("ids-only") {
+            var found = try await client.search(query)
+            if let explicitLimit { found.ids = Array(found.ids.prefix(explicitLimit)) }
+            return output.objectIDs(found)
+        }
+        let rate = try invocation.positiveDecimal("rate") ?? 80
+        let concurrency = try invocation.integer("concurrency", in: 1...64) ?? 8
+        let fetch = client.searchObjects(query, limit: explicitLimit ?? 20, rate: rate, concurrency: concurrency)
+        var progress: ProgressBar?
+        var result: FetchedObjects?
+        do {
+            for try await event in fetch {
+                switch event {
+                case .started(let ids, _):
+                    progress = ProgressBar(console: console, label: "Fetching objects", total: ids.count)
+                case .fetched:
+                    progress?.advance()
+                case .skipped:
+                    progress?.advance(skipped: true)
+                case .finished(let fetched):
+                    result = fetched
+                }
+            }
+        } catch {
+            progress?.finish()
+            throw error
+        }
+        progress?.finish()
+        guard let result else { throw Failure(.interrupted, "Interrupted.") }
+        output.search(result, text: query.text)
+        try await writeGallery(result, text: query.text)
+    }
+
+    private func writeGallery(_ result: FetchedObjects, text: String) async throws {
+        guard let folder = invocation.value("html") else { return }
+        guard !folder.isEmpty else { throw invocation.usageError("--html needs a folder name") }
+        let objects = result.objects
+        let gallery = Gallery(
+            title: "The Met: “\(text)”",
+            subtitle: "\(objects.count) of \(result.matches) matching object\(result.matches == 1 ? "" : "s")",
+            generator: "met \(MetTool.version)",
+            items: objects.map { object in
+                GalleryItem(
+                    title: object.title ?? "Untitled", subtitle: object.artistDisplayName ?? object.culture,
+                    details: [object.objectDate, object.medium, object.department].compactMap { $0 },
+                    badge: String(object.id), imageURL: object.primaryImageSmall ?? object.primaryImage,
+                    link: object.objectURL)
+            })
+        let images = ImageLoader(setup: setup, console: console)
+        let report = try await GalleryWriter().write(gallery, to: URL(fileURLWithPath: folder)) { url in
+            try await images.data(for: url)
+        }
+        if report.imagesFailed > 0 {
+            console.warning("\(report.imagesFailed) picture\(report.imagesFailed == 1 ? "" : "s") could not be downloaded.")
+        }
+        console.diagnostic("Wrote \(report.indexFile.path) with \(report.imagesSaved) picture\(report.imagesSaved == 1 ? "" : "s").")
+    }
+
+    /// A day as `YYYY-MM-DD`, midnight UTC.
+    static func day(_ text: String) throws(UsageError) -> Date {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        var components = DateComponents()
+        components.calendar = Calendar(identifier: .gregorian)
+        components.timeZone = TimeZone(identifier: "UTC")
+        if parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+        {
+            components.year = year
+            components.month = month
+            components.day = day
+            if components.isValidDate, let date = components.date { return date }
+        }
+        throw UsageError("--since expects a day as YYYY-MM-DD, such as 2024-01-31, not '\(text)'", helpCommand: "met objects")
+    }
+}
