@@ -6,10 +6,13 @@ import Foundation
 ///   or the path starts with one: a path is always relative to the base, never to the host root.
 /// - Each path segment and each query name and value is percent-encoded per RFC 3986 (see `PercentEncoding`).
 /// - Query items keep the caller's order (The Met's `q` must come last).
+/// - A segment that is `.` or `..` is refused: servers and libcurl resolve those, which would lead the request
+///   outside the base path.
 public enum URLBuilder {
     /// Joins `path` (split on `/`, each segment encoded) and `query` onto `baseURL`.
     ///
-    /// - Throws: ``ErrandError/invalidURL(_:)`` when the base URL has no scheme or host, or the result is not a URL.
+    /// - Throws: ``ErrandError/invalidURL(_:)`` when the base URL has no scheme or host, a segment is `.` or `..`, or the
+    ///   result is not a URL.
     public static func url(base baseURL: URL, path: String, query: [QueryItem] = []) throws(ErrandError) -> URL {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         return try url(base: baseURL, segments: segments, query: query)
@@ -19,6 +22,9 @@ public enum URLBuilder {
     public static func url(base baseURL: URL, segments: [String], query: [QueryItem] = []) throws(ErrandError) -> URL {
         guard baseURL.scheme != nil, let host = baseURL.host, !host.isEmpty else {
             throw .invalidURL("The base URL \(baseURL.absoluteString) needs a scheme and a host.")
+        }
+        if segments.contains(where: { $0 == "." || $0 == ".." }) {
+            throw .invalidURL("The path segments \".\" and \"..\" are not allowed: a path stays below the base URL.")
         }
         // Built as text: URLComponents costs several times more, and every part here is already encoded.
         var string = baseURL.absoluteString

@@ -1,0 +1,4 @@
+@main
+enum Soak {
+    static func main() {}
+}
