@@ -40,7 +40,9 @@ enum HeaderChecks {
         if let maxAge = control.maxAge, maxAge < 0 { violations.append("negative max-age \(maxAge)") }
         if let stale = control.staleIfError, stale < 0 { violations.append("negative stale-if-error \(stale)") }
         for value in values {
-            for directive in CacheControl.directives(in: value) where directive.name != directive.name.lowercased() {
+            // Directive names are ASCII tokens: lower-casing is ASCII-only, other bytes pass through as they came.
+            for directive in CacheControl.directives(in: value)
+            where directive.name.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) {
                 violations.append("directive name \(directive.name) not lower-cased")
             }
         }
