@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "fuzz-url", targets: ["fuzz-url"]),
         .executable(name: "fuzz-http-headers", targets: ["fuzz-http-headers"]),
         .executable(name: "fuzz-models", targets: ["fuzz-models"]),
+        .executable(name: "fuzz-cli", targets: ["fuzz-cli"]),
     ],
     targets: [
         // System libraries (module map + shim header).
@@ -56,10 +57,11 @@ let package = Package(
 
         // Fuzz targets: built by scripts/fuzz with libFuzzer; otherwise programs that replay the inputs they are given.
         // The checks use internal parsers, so release builds of them need `-enable-testing` (scripts/fuzz passes it).
-        .target(name: "FuzzChecks", dependencies: ["Errand", "MealDB", "MetMuseum"], path: "Fuzz/FuzzChecks"),
+        .target(name: "FuzzChecks", dependencies: ["Errand", "MealDB", "MetMuseum", "CommandLine"], path: "Fuzz/FuzzChecks"),
         .executableTarget(name: "fuzz-url", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-url"),
         .executableTarget(name: "fuzz-http-headers", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-http-headers"),
         .executableTarget(name: "fuzz-models", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-models"),
+        .executableTarget(name: "fuzz-cli", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-cli"),
 
         // Test servers' URLs, fixtures and the list of transports, shared by the test targets.
         .target(name: "TestSupport", dependencies: ["Errand"], path: "Tests/Support"),

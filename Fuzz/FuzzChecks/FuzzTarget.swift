@@ -6,6 +6,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case httpHeaders = "fuzz-http-headers"
     /// The `Meal` and `MetObject` decoders (each input goes through both).
     case models = "fuzz-models"
+    /// The CLI argument parser and the `--base-url` rules.
+    case cli = "fuzz-cli"
 
     /// Runs one input through the target's check.
     public func check(_ input: FuzzInput) -> Violations {
@@ -13,6 +15,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .url: URLChecks.check(input)
         case .httpHeaders: HeaderChecks.check(input)
         case .models: ModelChecks.check(input)
+        case .cli: CLIChecks.check(input)
         }
     }
 }
