@@ -13,7 +13,7 @@ enum SoakReport {
         let growth: Int? =
             if let start = run.residentAfterWarmUp, let end = run.residentAtEnd { end - start } else { nil }
         func megabytes(_ bytes: Int?) -> String { bytes.map { String(format: "%.1f MB", Double($0) / 1_048_576) } ?? "n/a" }
-        func line(_ label: String, _ value: String) { Swift.print(label.padding(toLength: 28, withPad: " ", startingAt: 0) + value) }
+        func line(_ label: String, _ value: String) { Swift.print(label.padding(toLength: 30, withPad: " ", startingAt: 0) + value) }
 
         Swift.print("errand-soak: \(options.requests) requests, \(options.concurrency) in flight, "
             + "\(Int(options.faultRate * 100))% to fault routes, seed \(options.seed)")
