@@ -14,6 +14,11 @@ let package = Package(
         .executable(name: "mealdb", targets: ["mealdb"]),
         .executable(name: "met", targets: ["met"]),
         .executable(name: "errand-bench", targets: ["errand-bench"]),
+        .executable(name: "errand-soak", targets: ["errand-soak"]),
+        .executable(name: "fuzz-url", targets: ["fuzz-url"]),
+        .executable(name: "fuzz-http-headers", targets: ["fuzz-http-headers"]),
+        .executable(name: "fuzz-models", targets: ["fuzz-models"]),
+        .executable(name: "fuzz-cli", targets: ["fuzz-cli"]),
     ],
     targets: [
         // System libraries (module map + shim header).
@@ -47,6 +52,16 @@ let package = Package(
 
         // Benchmarks (release builds; never part of `swift test`).
         .executableTarget(name: "errand-bench", dependencies: ["Errand", "CCurl"], path: "Benchmarks/errand-bench"),
+        // The soak: thousands of requests through the full client to the fault server (scripts/soak).
+        .executableTarget(name: "errand-soak", dependencies: ["Errand"], path: "Benchmarks/soak"),
+
+        // Fuzz targets: built by scripts/fuzz with libFuzzer; otherwise programs that replay the inputs they are given.
+        // The checks use internal parsers, so release builds of them need `-enable-testing` (scripts/fuzz passes it).
+        .target(name: "FuzzChecks", dependencies: ["Errand", "MealDB", "MetMuseum", "CommandLine"], path: "Fuzz/FuzzChecks"),
+        .executableTarget(name: "fuzz-url", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-url"),
+        .executableTarget(name: "fuzz-http-headers", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-http-headers"),
+        .executableTarget(name: "fuzz-models", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-models"),
+        .executableTarget(name: "fuzz-cli", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-cli"),
 
         // Test servers' URLs, fixtures and the list of transports, shared by the test targets.
         .target(name: "TestSupport", dependencies: ["Errand"], path: "Tests/Support"),
@@ -56,6 +71,8 @@ let package = Package(
         .testTarget(name: "RecipesFeatureTests", dependencies: ["RecipesFeature", "ErrandTesting", "TestSupport"]),
         .testTarget(name: "MuseumFeatureTests", dependencies: ["MuseumFeature", "ErrandTesting", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["Errand", "CommandLine", "TestSupport"]),
+        // Every seed and every input that once broke a promise, replayed through the fuzz checks.
+        .testTarget(name: "FuzzTests", dependencies: ["FuzzChecks"]),
     ],
     swiftLanguageModes: [.v6]
 )

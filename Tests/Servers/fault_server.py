@@ -17,6 +17,7 @@ any string a test picks to keep its counters and log apart from other tests runn
   /truncated-gzip/{key}             200 Content-Encoding: gzip whose gzip stream is cut short
   /blocked/{key}                    403 text/html bot-protection page
   /oversized/{key}?bytes=N          200 with N bytes (default 8 MiB), streamed
+  /gzip-bomb/{key}?mb=N             200 Content-Encoding: gzip, a few KB that inflate to N MiB of zeros (default 64)
   /redirect-loop/{key}              302 to itself, forever
   /redirect-to-http/{key}           302 to http://127.0.0.1:{port}/ok/{key} (from the TLS listener: an https→http
                                     downgrade)
@@ -273,6 +274,14 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(401, {"message": "token missing or expired"}, {"WWW-Authenticate": "Bearer"})
         self.send_json(200, {"key": key, "count": count})
 
+    def gzip_bomb(self, key, rest, params, count, path):
+        # Zeros compress about a thousandfold: 64 MiB inflate from ~64 KB on the wire, no Content-Length of the whole.
+        size = self.int_param(params, "mb", 64, 1, 1024) * 1024 * 1024
+        body = GZIP_BOMB_CACHE.get(size)
+        if body is None:
+            body = GZIP_BOMB_CACHE[size] = gzip.compress(b"\0" * size, compresslevel=9)
+        self.send_body(200, body, "application/json", {"Content-Encoding": "gzip"})
+
     def wrong_content_type(self, key, rest, params, count, path):
         self.send_body(200, json.dumps({"key": key}), params.get("type", "text/html"))
 
@@ -283,8 +292,9 @@ FAULTS = {
     "trickle": Handler.trickle, "malformed-json": Handler.malformed_json, "truncated-gzip": Handler.truncated_gzip,
     "blocked": Handler.blocked, "oversized": Handler.oversized, "redirect-loop": Handler.redirect_loop,
     "redirect-to-http": Handler.redirect_to_http, "wrong-content-type": Handler.wrong_content_type,
-    "auth": Handler.auth,
+    "auth": Handler.auth, "gzip-bomb": Handler.gzip_bomb,
 }
+GZIP_BOMB_CACHE = {}
 
 
 class Server(ThreadingHTTPServer):

@@ -38,14 +38,20 @@ public struct Console: Sendable {
     /// Styles for stderr.
     public var errorStyle: Style { Style(enabled: terminal.stderrColor) }
 
-    /// Prints a line (or several) on stdout.
-    public func print(_ text: String) { writeOut(text.hasSuffix("\n") ? text : text + "\n") }
+    /// Prints a line (or several) on stdout, with the terminal controls a server's text might carry removed.
+    public func print(_ text: String) {
+        let safe = TerminalText.safe(text)
+        writeOut(safe.hasSuffix("\n") ? safe : safe + "\n")
+    }
 
     /// Prints a JSON document on stdout: the only thing a `--json` run prints there.
     public func printJSON(_ value: JSONValue) { print(value.rendered()) }
 
-    /// Prints a line on stderr as is.
-    public func diagnostic(_ text: String) { writeError(text.hasSuffix("\n") ? text : text + "\n") }
+    /// Prints a line on stderr, with the terminal controls a server's text might carry removed.
+    public func diagnostic(_ text: String) {
+        let safe = TerminalText.safe(text)
+        writeError(safe.hasSuffix("\n") ? safe : safe + "\n")
+    }
 
     /// Prints `tool: warning: …` on stderr.
     public func warning(_ message: String) {

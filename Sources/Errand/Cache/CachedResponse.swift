@@ -93,6 +93,14 @@ struct CachedResponse: Sendable {
         correctedInitialAge + max(0, now.timeIntervalSince(responseTime))
     }
 
+    /// The `Age` field value to serve the entry with: whole seconds, at most 2³¹−1 (RFC 9111 §1.2.2), whatever the
+    /// stored times say (a damaged cache file may hold any number).
+    func ageHeaderValue(at now: Date) -> String {
+        let age = age(at: now)
+        guard age.isFinite else { return String(Int32.max) }
+        return String(Int(min(max(0, age), Double(Int32.max))))
+    }
+
     /// How long the entry is fresh: the stated lifetime, else `fallbackLifetime` (the TTL override), else the
     /// heuristic.
     func lifetime(fallback fallbackLifetime: TimeInterval?) -> TimeInterval {

@@ -170,7 +170,7 @@ extension HTTPCache {
 
     private func served(_ stored: CachedResponse, for lookup: Lookup, status: CacheStatus) -> TransportResponse {
         var headers = stored.headersWithoutAge
-        headers.add(name: "Age", value: String(Int(stored.age(at: Date()))))
+        headers.add(name: "Age", value: stored.ageHeaderValue(at: Date()))
         return TransportResponse(
             status: stored.status, headers: headers, body: stored.body, url: lookup.request.url,
             metrics: TransferMetrics(total: ContinuousClock.now - lookup.started), cacheStatus: status)

@@ -83,7 +83,7 @@ public struct APIClient: Sendable {
     ///
     /// Middleware does not take part in streaming (a stream cannot be retried or cached); observers do.
     public func stream(_ request: Request<Data>) async throws(ErrandError) -> StreamingResponse {
-        let built = try makeTransportRequest(request)
+        let built = try makeRedactedTransportRequest(request)
         let started = ContinuousClock.now
         do {
             let response = try await configuration.transport.stream(built)
@@ -94,7 +94,7 @@ public struct APIClient: Sendable {
             }
             return response
         } catch {
-            let failure = ErrandError(error)
+            let failure = Self.redacted(ErrandError(error), configuration.redaction)
             Self.report(configuration, built, status: nil, error: failure, started: started, metrics: nil, cacheStatus: .notUsed)
             throw failure
         }
@@ -162,10 +162,19 @@ public struct APIClient: Sendable {
 
     // MARK: The exchange
 
+    /// ``makeTransportRequest(_:)`` with secrets hidden in what it throws (a refused URL names the URL).
+    private func makeRedactedTransportRequest<Value>(_ request: Request<Value>) throws(ErrandError) -> TransportRequest {
+        do {
+            return try makeTransportRequest(request)
+        } catch {
+            throw Self.redacted(error, configuration.redaction)
+        }
+    }
+
     private func exchange<Value: Sendable>(
         _ request: Request<Value>, decode: (TransportResponse) throws(ErrandError) -> Value
     ) async throws(ErrandError) -> Response<Value> {
-        let built = try makeTransportRequest(request)
+        let built = try makeRedactedTransportRequest(request)
         let started = ContinuousClock.now
         let response: TransportResponse
         do {
@@ -226,8 +235,12 @@ public struct APIClient: Sendable {
     }
 
     private func statusError(_ response: TransportResponse) -> ErrandError {
-        let url = URL(string: configuration.redaction.redact(response.url))
-        let failure = StatusFailure(status: response.status, headers: response.headers, body: response.body, url: url)
+        let redaction = configuration.redaction
+        let url = URL(string: redaction.redact(response.url))
+        // The headers are kept for the caller to inspect (Retry-After, WWW-Authenticate), but `Set-Cookie` and the
+        // other secret fields would be printed with the error.
+        let failure = StatusFailure(
+            status: response.status, headers: redaction.redact(response.headers), body: response.body, url: url)
         if response.status == 403,
             DecodingFailure.looksLikeHTML(contentType: response.headers["Content-Type"], excerpt: failure.bodyExcerpt)
         {

@@ -50,11 +50,33 @@ public struct Redaction: Sendable, Hashable {
         })
     }
 
-    /// Masks every secret value that occurs in free text (an error message quoting a URL, say).
+    /// Masks every secret value that occurs in free text (an error message quoting a URL, say): secret path segments
+    /// wherever they appear, and the value after `name=` for every secret query name.
     public func redact(text: String) -> String {
-        pathSegments.filter { !$0.isEmpty }.reduce(text) { text, secret in
+        let masked = pathSegments.filter { !$0.isEmpty }.reduce(text) { text, secret in
             text.replacingOccurrences(of: secret, with: Self.mask)
                 .replacingOccurrences(of: PercentEncoding.encode(secret), with: Self.mask)
         }
+        return queryNames.isEmpty ? masked : maskingQueryValues(in: masked)
+    }
+
+    /// Replaces the value of each `name=value` pair whose name is secret, up to the next `&`, `#`, space or quote.
+    private func maskingQueryValues(in text: String) -> String {
+        let ends: Set<Character> = ["&", "#", " ", "\"", "'", "\n", ")", ">"]
+        var result = ""
+        var rest = Substring(text)
+        while let equals = rest.firstIndex(of: "=") {
+            let before = rest[..<equals]
+            let nameStart = before.lastIndex(where: { $0 == "?" || $0 == "&" || ends.contains($0) })
+                .map { before.index(after: $0) } ?? before.startIndex
+            let name = String(before[nameStart...])
+            let valueStart = rest.index(after: equals)
+            let valueEnd = rest[valueStart...].firstIndex(where: ends.contains) ?? rest.endIndex
+            result += rest[...equals]
+            let decoded = PercentEncoding.decode(name)?.lowercased() ?? name.lowercased()
+            result += queryNames.contains(decoded) && valueStart < valueEnd ? Self.mask : String(rest[valueStart..<valueEnd])
+            rest = rest[valueEnd...]
+        }
+        return result + rest
     }
 }

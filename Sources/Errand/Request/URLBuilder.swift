@@ -7,10 +7,13 @@ import Synchronization
 ///   or the path starts with one: a path is always relative to the base, never to the host root.
 /// - Each path segment and each query name and value is percent-encoded per RFC 3986 (see `PercentEncoding`).
 /// - Query items keep the caller's order (The Met's `q` must come last).
+/// - A segment that is `.` or `..` is refused: servers and libcurl resolve those, which would lead the request
+///   outside the base path.
 public enum URLBuilder {
     /// Joins `path` (split on `/`, each segment encoded) and `query` onto `baseURL`.
     ///
-    /// - Throws: ``ErrandError/invalidURL(_:)`` when the base URL has no scheme or host, or the result is not a URL.
+    /// - Throws: ``ErrandError/invalidURL(_:)`` when the base URL has no scheme or host, a segment is `.` or `..`, or the
+    ///   result is not a URL.
     public static func url(base baseURL: URL, path: String, query: [QueryItem] = []) throws(ErrandError) -> URL {
         try Base.make(baseURL).get().url(path: path, query: query)
     }
@@ -43,6 +46,9 @@ public enum URLBuilder {
 
         /// The URL of a `/`-separated path relative to the base (empty segments dropped, each segment encoded).
         func url(path: String, query: [QueryItem]) throws(ErrandError) -> URL {
+            if path.utf8.contains(UInt8(ascii: ".")) {
+                try URLBuilder.refuseDotSegments(path.split(separator: "/", omittingEmptySubsequences: true))
+            }
             // Built as text: URLComponents costs several times more, and every part here is already encoded.
             var string: String
             if path.utf8.allSatisfy({ $0 < 0x80 }) {
@@ -84,6 +90,7 @@ public enum URLBuilder {
 
         /// The URL of already-split path segments relative to the base.
         func url(segments: [String], query: [QueryItem]) throws(ErrandError) -> URL {
+            try URLBuilder.refuseDotSegments(segments)
             var string = prefix
             for segment in segments {
                 string += "/"
@@ -119,6 +126,13 @@ public enum URLBuilder {
 
         func remember(_ url: URL, for text: String) {
             last.withLock { $0 = (text, url) }
+        }
+    }
+
+    /// Throws for a `.` or `..` segment, which would lead a request outside the base path.
+    static func refuseDotSegments<Segment: StringProtocol>(_ segments: [Segment]) throws(ErrandError) {
+        if segments.contains(where: { $0 == "." || $0 == ".." }) {
+            throw .invalidURL("The path segments \".\" and \"..\" are not allowed: a path stays below the base URL.")
         }
     }
 

@@ -96,10 +96,21 @@ public struct RedirectPolicy: Sendable, Hashable {
     /// Zero returns the 3xx response itself.
     public var maxRedirects: Int
 
-    /// Creates a policy. Redirects never downgrade https to http and drop `Authorization` and `Cookie` when the host
-    /// changes; 307 and 308 keep the method and the body.
+    /// Creates a policy. Redirects never downgrade https to http and drop `Authorization`, `Proxy-Authorization` and
+    /// `Cookie` when the host or port changes; 307 and 308 keep the method and the body.
     public init(maxRedirects: Int = 10) {
         self.maxRedirects = maxRedirects
+    }
+
+    /// The request fields that carry credentials, which a redirect to another server must not receive.
+    static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie"]
+
+    /// Whether two URLs name the same server: host (ignoring case) and port (the scheme's default when absent).
+    static func sameServer(_ first: URL, _ second: URL) -> Bool {
+        func port(_ url: URL) -> Int? {
+            url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
+        }
+        return first.host?.lowercased() == second.host?.lowercased() && port(first) == port(second)
     }
 }
 

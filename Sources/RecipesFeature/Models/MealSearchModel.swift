@@ -53,7 +53,9 @@ public final class MealSearchModel {
 
     /// Searches for `text` now (after the debounce) and returns when this search has settled or been superseded.
     public func search(_ text: String) async {
-        guard let searchMeals else { return }
+        // A search superseded before it even started (a keystroke's task that runs after the next one's) must not
+        // take over: it would cancel the newer search and leave the state idle.
+        guard let searchMeals, !Task.isCancelled else { return }
         generation += 1
         let current = generation
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)

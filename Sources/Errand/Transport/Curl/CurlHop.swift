@@ -22,7 +22,7 @@ struct CurlHop: Sendable {
 
     /// The hop a redirect with `status` to `target` leads to, or the failure that refuses it.
     ///
-    /// https never goes to http; `Authorization` and `Cookie` stay behind when the host changes; 307 and 308 repeat
+    /// https never goes to http; credentials stay behind when the host or port changes; 307 and 308 repeat
     /// the method and body; 303 turns into GET (HEAD stays HEAD); 301 and 302 turn POST into GET.
     func following(status: Int, to target: URL) -> Result<CurlHop, ErrandError> {
         let fromScheme = url.scheme?.lowercased()
@@ -34,9 +34,8 @@ struct CurlHop: Sendable {
         }
         var next = self
         next.url = target
-        if url.host?.lowercased() != target.host?.lowercased() {
-            next.headers.remove("Authorization")
-            next.headers.remove("Cookie")
+        if !RedirectPolicy.sameServer(url, target) {
+            for name in RedirectPolicy.credentialHeaders { next.headers.remove(name) }
         }
         switch status {
         case 303 where method != .head:

@@ -105,8 +105,15 @@ final class URLSessionExchange: Sendable {
     func receive(_ data: Data) -> Bool {
         let limit = request.maxResponseBodySize
         let over = state.withLock { state in
+            // Chunks URLSession had queued keep arriving after the task is cancelled: once decided, drop them (and
+            // the body so far), or a decompression bomb inflates into memory after all.
+            guard state.decidedFailure == nil else { return true }
+            guard state.body.count + data.count <= limit else {
+                state.body = Data()
+                return true
+            }
             state.body.append(data)
-            return state.body.count > limit
+            return false
         }
         if over { fail(.bodyTooLarge(limit: limit)) }
         return !over
@@ -135,9 +142,8 @@ final class URLSessionExchange: Sendable {
             return nil
         }
         var next = proposed
-        if (response.url?.host ?? request.url.host)?.lowercased() != target.host?.lowercased() {
-            next.setValue(nil, forHTTPHeaderField: "Authorization")
-            next.setValue(nil, forHTTPHeaderField: "Cookie")
+        if !RedirectPolicy.sameServer(response.url ?? request.url, target) {
+            for name in RedirectPolicy.credentialHeaders { next.setValue(nil, forHTTPHeaderField: name) }
         }
         if (response.statusCode == 307 || response.statusCode == 308) && request.body != .none {
             state.withLock { $0.manualRedirect = target }

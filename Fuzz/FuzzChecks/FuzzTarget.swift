@@ -1,0 +1,21 @@
+/// The fuzz targets: each names a product (`fuzz-…`), a corpus folder and the check its inputs go through.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// The URL and query builder, percent-encoding and URL redaction.
+    case url = "fuzz-url"
+    /// The response-header parsers: `Cache-Control`, `Retry-After`, HTTP dates, `Vary`, `Age`, cache keys.
+    case httpHeaders = "fuzz-http-headers"
+    /// The `Meal` and `MetObject` decoders (each input goes through both).
+    case models = "fuzz-models"
+    /// The CLI argument parser and the `--base-url` rules.
+    case cli = "fuzz-cli"
+
+    /// Runs one input through the target's check.
+    public func check(_ input: FuzzInput) -> Violations {
+        switch self {
+        case .url: URLChecks.check(input)
+        case .httpHeaders: HeaderChecks.check(input)
+        case .models: ModelChecks.check(input)
+        case .cli: CLIChecks.check(input)
+        }
+    }
+}

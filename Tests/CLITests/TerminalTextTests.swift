@@ -1,0 +1,40 @@
+import CommandLine
+import Synchronization
+import Testing
+
+/// A hostile server's text cannot drive the user's terminal: only the tools' own colours survive.
+@Suite("Security: server text cannot drive the terminal")
+struct TerminalTextTests {
+    @Test("controls are removed, colours, tabs and line feeds kept", arguments: [
+        ("Pie\u{1B}]52;c;cm0gLXJmIH4=\u{07}", "Pie]52;c;cm0gLXJmIH4="),  // clipboard write (OSC 52)
+        ("Pie\u{1B}]0;owned\u{1B}\\", "Pie]0;owned\\"),  // window title
+        ("safe\r\u{1B}[2Kfake line", "safe[2Kfake line"),  // overwrite the line
+        ("a\u{1B}[31mred\u{1B}[0m\tb\nc", "a\u{1B}[31mred\u{1B}[0m\tb\nc"),  // colours as Style writes them
+        ("bell\u{07} del\u{7F} c1\u{9B}31m", "bell del c131m"),
+        ("plain text, unchanged", "plain text, unchanged"),
+    ])
+    func safeText(input: String, expected: String) {
+        #expect(TerminalText.safe(input) == expected)
+    }
+
+    @Test func theConsoleWritesOnlySafeText() {
+        let written = Captured()
+        let console = Console(
+            toolName: "t", terminal: Terminal(stdoutIsTerminal: true, stderrIsTerminal: true, colorAllowed: true, width: 80),
+            out: { written.append($0) }, error: { written.append($0) })
+        console.print("Meal\u{1B}]52;c;ZXZpbA==\u{07}")
+        console.error("server said \u{1B}[2J\u{1B}[Hgone")
+        #expect(!written.text.contains("\u{1B}]"))
+        #expect(!written.text.contains("\u{1B}[2J"))
+        #expect(!written.text.contains("\u{07}"))
+    }
+}
+
+/// Text written by a console under test.
+private final class Captured: Sendable {
+    private let storage = Mutex("")
+
+    func append(_ text: String) { storage.withLock { $0 += text } }
+
+    var text: String { storage.withLock { $0 } }
+}
