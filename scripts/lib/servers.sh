@@ -4,6 +4,8 @@
 # shellcheck shell=bash
 
 SERVERS_PY=/usr/bin/python3   # Debian's python: the one that sees python3-httpbin
+# shellcheck source=scripts/lib/packages.sh
+source "$(dirname "${BASH_SOURCE[0]}")/packages.sh"
 SERVER_PIDS=()
 
 servers_log() { echo "servers: $*" >&2; }
@@ -18,17 +20,10 @@ servers_require_packages() {
   [[ -f /usr/include/sqlite3.h ]] || missing+=(libsqlite3-dev)
   command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
   ((${#missing[@]} == 0)) && return 0
-  if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null 2>&1; then
-    servers_log "installing ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -q >/dev/null
-    apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
-  else
-    echo "The tests need these packages: ${missing[*]}." >&2
-    echo "On Debian/Ubuntu: sudo apt-get install ${missing[*]}" >&2
+  if [[ $(id -u) != 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
     echo "On macOS: brew install nginx openssl curl, and pip install httpbin (then set SERVERS_PY)." >&2
-    exit 1
   fi
+  packages_install "${missing[@]}"
 }
 
 servers_free_port() {
