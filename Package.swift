@@ -42,8 +42,9 @@ let package = Package(
         .target(name: "MetMuseum", dependencies: ["Errand"]),
 
         // App logic.
-        .target(name: "RecipesFeature", dependencies: ["MealDB"]),
-        .target(name: "MuseumFeature", dependencies: ["MetMuseum"]),
+        .target(name: "FeatureState"),
+        .target(name: "RecipesFeature", dependencies: ["MealDB", "FeatureState"]),
+        .target(name: "MuseumFeature", dependencies: ["MetMuseum", "FeatureState"]),
 
         // Command-line apps and their argument parser.
         .target(name: "CommandLine", dependencies: ["Errand"]),

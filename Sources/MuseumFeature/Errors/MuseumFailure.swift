@@ -59,7 +59,7 @@ public struct MuseumFailure: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     /// Whether an error is a cancellation rather than a failure to report.
-    static func isCancellation(_ error: any Error) -> Bool {
+    public static func isCancellation(_ error: any Error) -> Bool {
         switch error {
         case is CancellationError: return true
         case let met as MetError: return met.isCancellation

@@ -1,3 +1,4 @@
+import FeatureState
 import MetMuseum
 import Observation
 

@@ -80,7 +80,7 @@ public struct RecipeFailure: Error, Sendable, Hashable, CustomStringConvertible 
 
 extension RecipeFailure {
     /// Whether an error is a cancellation rather than a failure to report.
-    static func isCancellation(_ error: any Error) -> Bool {
+    public static func isCancellation(_ error: any Error) -> Bool {
         if error is CancellationError { return true }
         if case .cancelled? = error as? ErrandError { return true }
         return false

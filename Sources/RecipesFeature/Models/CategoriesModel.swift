@@ -1,3 +1,4 @@
+import FeatureState
 import MealDB
 import Observation
 

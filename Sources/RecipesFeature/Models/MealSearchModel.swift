@@ -1,3 +1,4 @@
+import FeatureState
 import Foundation
 import Errand
 import MealDB

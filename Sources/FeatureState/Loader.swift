@@ -2,10 +2,10 @@ import Observation
 
 /// Drives one ``LoadState`` through loading, refreshing and retrying a single fetch.
 ///
-/// The recipe view models own one each. Only the latest load may change the state: a result that arrives after a
+/// Each view model owns one. Only the latest load may change the state: a result that arrives after a
 /// newer load started is dropped. A load whose task is cancelled puts back the state it found.
 @MainActor @Observable
-public final class Loader<Value: Sendable> {
+public final class Loader<Value: Sendable, Failure: PresentableFailure> {
     /// The current state.
     public private(set) var state: LoadState<Value>
     /// Whether a refresh is on its way while the loaded value stays on screen.
@@ -13,7 +13,7 @@ public final class Loader<Value: Sendable> {
     /// The sentence for a refresh that failed while a loaded value stayed on screen; cleared by the next success.
     public private(set) var refreshFailureMessage: String?
     /// The last failure, with its technical description for logs.
-    public private(set) var lastFailure: RecipeFailure?
+    public private(set) var lastFailure: Failure?
 
     @ObservationIgnored private let fetch: (@Sendable () async throws -> Value)?
     @ObservationIgnored private var generation = 0
@@ -76,11 +76,11 @@ public final class Loader<Value: Sendable> {
             refreshFailureMessage = nil
             lastFailure = nil
         case .failure(let error):
-            if Task.isCancelled || RecipeFailure.isCancellation(error) {
+            if Task.isCancelled || Failure.isCancellation(error) {
                 state = before
                 return
             }
-            let failure = RecipeFailure(error)
+            let failure = Failure(error)
             lastFailure = failure
             if keepingValue {
                 refreshFailureMessage = failure.message
@@ -89,4 +89,14 @@ public final class Loader<Value: Sendable> {
             }
         }
     }
+}
+
+/// A failure as a feature's screens present it: one sentence for the user, built from any error a fetch throws.
+public protocol PresentableFailure: Error, Sendable {
+    /// Classifies any error a fetch threw.
+    init(_ error: any Error)
+    /// One sentence for the user.
+    var message: String { get }
+    /// Whether an error is a cancellation rather than a failure to report.
+    static func isCancellation(_ error: any Error) -> Bool
 }

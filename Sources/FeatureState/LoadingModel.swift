@@ -3,8 +3,10 @@
 public protocol LoadingModel: AnyObject {
     /// The value the screen shows.
     associatedtype Value: Sendable
+    /// How the screen presents failures.
+    associatedtype Failure: PresentableFailure
     /// The loader that holds the state.
-    var loader: Loader<Value> { get }
+    var loader: Loader<Value, Failure> { get }
 }
 
 extension LoadingModel {
@@ -13,7 +15,7 @@ extension LoadingModel {
     /// Whether a refresh is on its way while the loaded value stays visible.
     public var isRefreshing: Bool { loader.isRefreshing }
     /// The last failure, with its technical description for logs.
-    public var lastFailure: RecipeFailure? { loader.lastFailure }
+    public var lastFailure: Failure? { loader.lastFailure }
 
     /// Loads, showing `loading` until the value or a failure arrives.
     public func load() async { await loader.load() }
