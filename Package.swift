@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "MetMuseum", dependencies: ["Errand"]),
 
         // App logic.
-        .target(name: "FeatureState"),
+        .target(name: "FeatureState", dependencies: ["Errand"]),
         .target(name: "RecipesFeature", dependencies: ["MealDB", "FeatureState"]),
         .target(name: "MuseumFeature", dependencies: ["MetMuseum", "FeatureState"]),
 

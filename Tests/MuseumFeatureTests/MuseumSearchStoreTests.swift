@@ -2,6 +2,7 @@ import Errand
 import ErrandTesting
 import Foundation
 import MetMuseum
+import TestSupport
 import Testing
 
 @testable import MuseumFeature

@@ -2,6 +2,7 @@ import Errand
 import ErrandTesting
 import Foundation
 import MealDB
+import TestSupport
 import Testing
 
 @testable import RecipesFeature

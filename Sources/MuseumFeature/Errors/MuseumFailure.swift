@@ -1,23 +1,11 @@
+import FeatureState
 import Errand
 import MetMuseum
 
 /// A failure as the museum screens present it: one sentence for the user, the technical error for the log.
 public struct MuseumFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of trouble it is, from the user's point of view.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
-        /// No connection: refused, DNS, TLS, connection lost, or not cached while offline.
-        case offline
-        /// The service did not answer in time.
-        case timedOut
-        /// The service answered with an error status, is down, or blocked the requests.
-        case serverTrouble
-        /// The object does not exist or is not served.
-        case notFound
-        /// The answer could not be read.
-        case invalidData
-        /// Anything else (a search that is not valid, say).
-        case unexpected
-    }
+    public typealias Kind = FailureKind
 
     /// The kind.
     public var kind: Kind
@@ -54,7 +42,7 @@ public struct MuseumFailure: Error, Sendable, Hashable, CustomStringConvertible 
             self.init(kind: Self.kind(of: met), technicalDescription: met.debugDescription)
         default:
             let errand = ErrandError(error)
-            self.init(kind: Self.kind(of: errand), technicalDescription: errand.debugDescription)
+            self.init(kind: FailureKind(errand), technicalDescription: errand.debugDescription)
         }
     }
 
@@ -73,24 +61,7 @@ public struct MuseumFailure: Error, Sendable, Hashable, CustomStringConvertible 
         case .notFound, .notAvailable: return .notFound
         case .blocked, .serviceUnavailable: return .serverTrouble
         case .invalidQuery: return .unexpected
-        case .request(let errand): return kind(of: errand)
-        }
-    }
-
-    private static func kind(of error: ErrandError) -> Kind {
-        switch error {
-        case .transport(let failure):
-            switch failure.kind {
-            case .timedOut: return .timedOut
-            case .badResponse: return .invalidData
-            case .cannotConnect, .dnsFailure, .tls, .connectionLost: return .offline
-            case .tooManyRedirects, .insecureRedirect, .other: return .serverTrouble
-            }
-        case .notCached: return .offline
-        case .unacceptableStatus(let failure): return failure.status == 404 ? .notFound : .serverTrouble
-        case .blocked: return .serverTrouble
-        case .decoding, .bodyTooLarge: return .invalidData
-        case .invalidURL, .insecureURL, .invalidRequest, .cancelled: return .unexpected
+        case .request(let errand): return FailureKind(errand)
         }
     }
 }

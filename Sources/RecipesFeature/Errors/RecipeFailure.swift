@@ -1,23 +1,11 @@
+import FeatureState
 import Errand
 import MealDB
 
 /// A failure as the recipe screens present it: one sentence for the user, the technical error for the log.
 public struct RecipeFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of trouble it is, from the user's point of view.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
-        /// No connection: refused, DNS, TLS, connection lost, or not cached while offline.
-        case offline
-        /// The service did not answer in time.
-        case timedOut
-        /// The service answered with an error status, or blocked the request.
-        case serverTrouble
-        /// The recipe does not exist.
-        case notFound
-        /// The answer could not be read.
-        case invalidData
-        /// Anything else (a request that could not be made).
-        case unexpected
-    }
+    public typealias Kind = FailureKind
 
     /// The kind.
     public var kind: Kind
@@ -52,29 +40,12 @@ public struct RecipeFailure: Error, Sendable, Hashable, CustomStringConvertible 
             return
         }
         let errand = ErrandError(error)
-        self.init(kind: Self.kind(of: errand), technicalDescription: errand.debugDescription)
+        self.init(kind: FailureKind(errand), technicalDescription: errand.debugDescription)
     }
 
     /// The failure for a meal id the service does not know.
     public static func mealNotFound(id: String) -> RecipeFailure {
         RecipeFailure(kind: .notFound, technicalDescription: "lookup.php answered no meal for id \(id)")
-    }
-
-    private static func kind(of error: ErrandError) -> Kind {
-        switch error {
-        case .transport(let failure):
-            switch failure.kind {
-            case .timedOut: return .timedOut
-            case .badResponse: return .invalidData
-            case .cannotConnect, .dnsFailure, .tls, .connectionLost: return .offline
-            case .tooManyRedirects, .insecureRedirect, .other: return .serverTrouble
-            }
-        case .notCached: return .offline
-        case .unacceptableStatus(let failure): return failure.status == 404 ? .notFound : .serverTrouble
-        case .blocked: return .serverTrouble
-        case .decoding, .bodyTooLarge: return .invalidData
-        case .invalidURL, .insecureURL, .invalidRequest, .cancelled: return .unexpected
-        }
     }
 }
 
