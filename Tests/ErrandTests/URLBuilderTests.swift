@@ -57,4 +57,22 @@ struct URLBuilderTests {
     @Test func formBodiesUseTheSameEncoding() {
         #expect(URLBuilder.encodeForm([QueryItem("s", "a b+c"), QueryItem("t", "é")]) == "s=a%20b%2Bc&t=%C3%A9")
     }
+
+    @Test("a client's repeated requests reuse the URL built last, and any other path or query builds its own")
+    func recentURLFollowsTheInputs() throws {
+        let client = APIClient(configuration: ClientConfiguration(baseURL: base))
+        let search = Request<Data>(path: "search.php", query: [QueryItem("s", "a+b")])
+        let first = try client.makeURL(search)
+        #expect(try client.makeURL(search) == first)
+        #expect(first.absoluteString.hasSuffix("/search.php?s=a%2Bb"))
+        #expect(try client.makeURL(Request<Data>(path: "search.php", query: [QueryItem("s", "a b")])).absoluteString
+            .hasSuffix("/search.php?s=a%20b"))
+        #expect(try client.makeURL(Request<Data>(path: "lookup.php", query: [QueryItem("s", "a+b")])).absoluteString
+            .hasSuffix("/lookup.php?s=a%2Bb"))
+        #expect(try client.makeURL(Request<Data>(segments: ["search.php"], query: [QueryItem("s", "a+b")])) == first)
+        // A refused path stays refused right after a success, and does not displace the remembered URL's correctness.
+        #expect(throws: ErrandError.self) { try client.makeURL(Request<Data>(path: "a/../b")) }
+        #expect(throws: ErrandError.self) { try client.makeURL(Request<Data>(path: "a/../b")) }
+        #expect(try client.makeURL(search) == first)
+    }
 }

@@ -46,6 +46,8 @@ public enum URLBuilder {
 
         /// The URL of a `/`-separated path relative to the base (empty segments dropped, each segment encoded).
         func url(path: String, query: [QueryItem]) throws(ErrandError) -> URL {
+            let key = RecentURL.Key.path(path, query)
+            if let known = recent.url(for: key) { return known }
             if path.utf8.contains(UInt8(ascii: ".")) {
                 try URLBuilder.refuseDotSegments(path.split(separator: "/", omittingEmptySubsequences: true))
             }
@@ -83,13 +85,15 @@ public enum URLBuilder {
                 }
                 if segmentCount == 0 { string += "/" }
             }
-            return try finish(string, query: query) {
+            return try finish(string, query: query, key: key) {
                 path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
             }
         }
 
         /// The URL of already-split path segments relative to the base.
         func url(segments: [String], query: [QueryItem]) throws(ErrandError) -> URL {
+            let key = RecentURL.Key.segments(segments, query)
+            if let known = recent.url(for: key) { return known }
             try URLBuilder.refuseDotSegments(segments)
             var string = prefix
             for segment in segments {
@@ -97,35 +101,43 @@ public enum URLBuilder {
                 string += PercentEncoding.encode(segment)
             }
             if segments.isEmpty { string += "/" }
-            return try finish(string, query: query) { segments.joined(separator: "/") }
+            return try finish(string, query: query, key: key) { segments.joined(separator: "/") }
         }
 
-        private func finish(_ text: String, query: [QueryItem], path: () -> String) throws(ErrandError) -> URL {
+        private func finish(
+            _ text: String, query: [QueryItem], key: RecentURL.Key, path: () -> String
+        ) throws(ErrandError) -> URL {
             var string = text
             if !query.isEmpty {
                 string += "?"
                 string += encodeQuery(query)
             }
-            if let known = recent.url(for: string) { return known }
             guard let result = URL(string: string) else {
                 throw .invalidURL("Could not build a URL from \(url.absoluteString) and \(path()).")
             }
-            recent.remember(result, for: string)
+            recent.remember(result, for: key)
             return result
         }
     }
 
-    /// The last URL a base built, with its text: a client often sends the same request again, and comparing the text
-    /// costs far less than parsing it into a `URL` once more.
+    /// The last URL a base built, with the path and query it was built from: a client often sends the same request
+    /// again, and comparing the inputs (usually the very same strings) costs far less than encoding them and parsing
+    /// the result into a `URL` once more. Only successes are kept, so a refused path is refused every time.
     final class RecentURL: Sendable {
-        private let last = Mutex<(text: String, url: URL)?>(nil)
-
-        func url(for text: String) -> URL? {
-            last.withLock { last in last.flatMap { $0.text == text ? $0.url : nil } }
+        /// What a URL was built from.
+        enum Key: Equatable, Sendable {
+            case path(String, [QueryItem])
+            case segments([String], [QueryItem])
         }
 
-        func remember(_ url: URL, for text: String) {
-            last.withLock { $0 = (text, url) }
+        private let last = Mutex<(key: Key, url: URL)?>(nil)
+
+        func url(for key: Key) -> URL? {
+            last.withLock { last in last.flatMap { $0.key == key ? $0.url : nil } }
+        }
+
+        func remember(_ url: URL, for key: Key) {
+            last.withLock { $0 = (key, url) }
         }
     }
 
