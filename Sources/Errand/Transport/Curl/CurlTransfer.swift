@@ -16,12 +16,13 @@ import Synchronization
 final class CurlTransfer: @unchecked Sendable {
     /// Who waits for the outcome.
     ///
-    /// Unsafe continuations (no checking object allocated per request) because each is resumed exactly once: only
-    /// ``finish(code:)`` and ``deliverHead()`` resume one, on the loop thread, and both take it out of ``delivery``
-    /// first.
+    /// A buffered response goes through ``BufferedHandoff``: its caller either waits briefly without suspending or
+    /// suspends on a continuation. A streamed response's head resumes an unsafe continuation (no checking object
+    /// allocated per request) exactly once: only ``finish(code:)`` and ``deliverHead()`` resume it, on the loop
+    /// thread, and both take it out of ``delivery`` first.
     enum Delivery {
-        /// A buffered response.
-        case buffered(UnsafeContinuation<TransportResponse, any Error>)
+        /// A buffered response, handed over by ``handoff``.
+        case buffered
         /// The head of a streamed response; the body then flows through the channel.
         case streaming(UnsafeContinuation<StreamingResponse, any Error>)
     }
@@ -35,6 +36,8 @@ final class CurlTransfer: @unchecked Sendable {
     let deadline: ContinuousClock.Instant?
     private let cancelRequested = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
+    /// How a buffered outcome reaches its caller.
+    let handoff = BufferedHandoff()
 
     // Confined to the loop thread once started.
     var easy: CurlEasyHandle?
@@ -90,6 +93,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Hands the transfer to the loop; the outcome goes to `delivery`.
     func start(_ delivery: Delivery) {
         self.delivery = delivery
+        owner.loop.inFlight.add(1, ordering: .relaxed)
         owner.loop.submit(.start(self))
     }
 
@@ -171,13 +175,15 @@ final class CurlTransfer: @unchecked Sendable {
         }
         let metrics = handle.map(makeMetrics) ?? TransferMetrics(total: .now - started)
         releaseResources()
+        owner.loop.inFlight.subtract(1, ordering: .relaxed)
+        owner.loop.noteExchange(lasting: metrics.total)
         switch delivery {
-        case .buffered(let continuation):
+        case .buffered:
             if let outcome {
-                continuation.resume(throwing: outcome)
+                handoff.deliver(.failure(outcome))
             } else {
-                continuation.resume(returning: TransportResponse(
-                    status: status, headers: headers, body: body.takeData(), url: hop.url, metrics: metrics))
+                handoff.deliver(.success(TransportResponse(
+                    status: status, headers: headers, body: body.takeData(), url: hop.url, metrics: metrics)))
             }
         case .streaming(let continuation):
             continuation.resume(throwing: outcome ?? .transport(TransportFailure(

@@ -38,10 +38,13 @@ public final class CurlTransport: Transport {
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         if Task.isCancelled { throw ErrandError.cancelled }
         let transfer = try CurlTransfer(request: request, owner: self, channel: nil)
+        transfer.start(.buffered)
+        if loop.expectsQuickExchange, let outcome = transfer.handoff.watch(for: loop.quickExchange) {
+            loop.quickHandoffs.add(1, ordering: .relaxed)
+            return try outcome.get()
+        }
         return try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { continuation in
-                transfer.start(.buffered(continuation))
-            }
+            try await transfer.handoff.wait()
         } onCancel: {
             transfer.cancel()
         }

@@ -1,0 +1,79 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// Hands a buffered transfer's outcome from the loop thread to the calling task, by one of two routes.
+///
+/// Usually the caller suspends on a continuation that the loop resumes. When an exchange is expected to finish sooner
+/// than a suspended task can be woken — one request in flight to a server that has been answering within
+/// ``CurlLoop/quickExchange``, as on loopback or a LAN — the caller instead watches for the outcome for that long
+/// without suspending. Resuming a suspended task hands it to another thread, and that hand-off alone measured about
+/// 20 µs on a 2-core virtual machine: a fifth of a whole loopback exchange.
+///
+/// States: pending → ready (the loop delivered first; the caller takes the outcome), or pending → awaited (the caller
+/// suspended first; the loop resumes it). Whichever side comes second completes the hand-off, exactly once.
+///
+/// `@unchecked Sendable` because ``outcome`` and ``waiter`` are each written by one side before the state change that
+/// publishes them (release) and read by the other side only after observing that change (acquire).
+final class BufferedHandoff: @unchecked Sendable {
+    private enum State {
+        static let pending: UInt8 = 0
+        static let awaited: UInt8 = 1
+        static let ready: UInt8 = 2
+    }
+
+    private let state = Atomic<UInt8>(State.pending)
+    private var outcome: Result<TransportResponse, ErrandError>?
+    private var waiter: UnsafeContinuation<TransportResponse, any Error>?
+
+    /// For how much of a watch the caller only spins; after that it yields the processor between looks, so the loop
+    /// thread or the server, when they need this processor, can run.
+    static let spinOnly = Duration.microseconds(20)
+
+    /// Loop thread: stores the outcome and resumes the caller if it has already suspended.
+    func deliver(_ result: Result<TransportResponse, ErrandError>) {
+        outcome = result
+        if state.compareExchange(expected: State.pending, desired: State.ready, ordering: .acquiringAndReleasing).exchanged {
+            return
+        }
+        let waiter = self.waiter
+        self.waiter = nil
+        outcome = nil
+        waiter?.resume(with: result.mapError { $0 })
+    }
+
+    /// Caller: watches for the outcome for up to `limit` without suspending; the outcome if it arrived in time.
+    func watch(for limit: Duration) -> Result<TransportResponse, ErrandError>? {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let yieldsFrom = started + Self.spinOnly
+        let deadline = started + limit
+        while true {
+            for _ in 0..<64 {
+                if state.load(ordering: .acquiring) == State.ready { return takeOutcome() }
+                errand_cpu_relax()
+            }
+            let now = clock.now
+            if now >= deadline { return nil }
+            if now >= yieldsFrom { sched_yield() }
+        }
+    }
+
+    /// Caller: suspends until the outcome arrives, or returns it at once when it is already there.
+    func wait() async throws -> TransportResponse {
+        try await withUnsafeThrowingContinuation { continuation in
+            waiter = continuation
+            if state.compareExchange(expected: State.pending, desired: State.awaited, ordering: .acquiringAndReleasing).exchanged {
+                return
+            }
+            waiter = nil
+            continuation.resume(with: takeOutcome().mapError { $0 })
+        }
+    }
+
+    private func takeOutcome() -> Result<TransportResponse, ErrandError> {
+        let result = outcome ?? .failure(.cancelled)
+        outcome = nil
+        return result
+    }
+}

@@ -1,0 +1,102 @@
+@testable import Errand
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Curl transport: handing responses to callers")
+struct CurlHandoffTests {
+    /// A response whose status tells deliveries apart.
+    private static func response(_ status: Int) -> TransportResponse {
+        TransportResponse(
+            status: status, headers: [:], body: Data(), url: URL(string: "http://127.0.0.1/")!,
+            metrics: TransferMetrics(total: .zero))
+    }
+
+    @Test("every outcome reaches its caller exactly once, whichever side comes first")
+    func handoffRaces() async throws {
+        // The delivering thread stands in for the loop; the caller watches for a random moment, then suspends. Over
+        // many rounds both orders happen: delivery before the watch ends, during it, and after the caller suspended.
+        var watched = 0
+        var suspended = 0
+        for round in 0..<2_000 {
+            let handoff = BufferedHandoff()
+            let delay = Int.random(in: 0..<4_000)
+            let fails = round % 7 == 0
+            let thread = Thread {
+                var spin = 0
+                for _ in 0..<delay { spin &+= 1 }
+                handoff.deliver(fails ? .failure(.cancelled) : .success(Self.response(200 + round % 100)))
+                _ = spin
+            }
+            thread.start()
+            let outcome: Result<TransportResponse, ErrandError>
+            if let quick = handoff.watch(for: .microseconds(Int.random(in: 0..<20))) {
+                watched += 1
+                outcome = quick
+            } else {
+                suspended += 1
+                do {
+                    outcome = .success(try await handoff.wait())
+                } catch let error as ErrandError {
+                    outcome = .failure(error)
+                }
+            }
+            switch outcome {
+            case .success(let response):
+                #expect(!fails)
+                #expect(response.status == 200 + round % 100)
+            case .failure(let error):
+                #expect(fails)
+                guard case .cancelled = error else {
+                    Issue.record("round \(round) failed with \(error), not the delivered .cancelled")
+                    continue
+                }
+            }
+        }
+        #expect(watched + suspended == 2_000)
+    }
+
+    @Test("a lone request to a quick server is handed over without suspending; a slow exchange ends that",
+          .enabled(if: TestServer.nginxHTTP.isUsable && TestServer.httpbin.isUsable))
+    func quickHandoffFollowsTheServer() async throws {
+        let transport = CurlTest.transport()
+        // A debug build takes a few hundred microseconds per loopback exchange; 20 ms counts that as quick while
+        // the one-second exchange below still is not.
+        transport.loop.quickExchange = .milliseconds(20)
+        let small = try CurlTest.request(.nginxHTTP, "/small.json")
+        for _ in 0..<20 {
+            let response = try await transport.send(small)
+            #expect(response.status == 200)
+        }
+        #expect(transport.loop.answersQuickly)
+        let before = transport.loop.quickHandoffs.load(ordering: .relaxed)
+        for _ in 0..<20 { _ = try await transport.send(small) }
+        #expect(transport.loop.quickHandoffs.load(ordering: .relaxed) > before)
+
+        // A one-second exchange makes waiting without sleeping pointless: callers suspend again.
+        let slow = try await transport.send(try CurlTest.request(.httpbin, "/delay/1"))
+        #expect(slow.status == 200)
+        #expect(!transport.loop.answersQuickly)
+        let afterSlow = transport.loop.quickHandoffs.load(ordering: .relaxed)
+        let next = try await transport.send(small)
+        #expect(next.status == 200)
+        #expect(transport.loop.quickHandoffs.load(ordering: .relaxed) == afterSlow)
+    }
+
+    @Test("concurrent requests all complete when some callers watch and others suspend",
+          .enabled(if: TestServer.nginxHTTP.isUsable))
+    func mixedWaitingUnderConcurrency() async throws {
+        let transport = CurlTest.transport()
+        let small = try CurlTest.request(.nginxHTTP, "/small.json")
+        // Alternate bursts of concurrency with lone requests, so both routes run against the same loop.
+        for _ in 0..<10 {
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 { group.addTask { try await transport.send(small).status } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 200, count: 8))
+            #expect(try await transport.send(small).status == 200)
+        }
+        #expect(transport.loop.inFlight.load(ordering: .relaxed) == 0)
+    }
+}
