@@ -6,9 +6,9 @@ import Testing
 @Suite("Curl transport: handing responses to callers")
 struct CurlHandoffTests {
     /// A response whose status tells deliveries apart.
-    private static func response(_ status: Int) -> TransportResponse {
-        TransportResponse(
-            status: status, headers: [:], body: Data(), url: URL(string: "http://127.0.0.1/")!,
+    private static func response(_ status: Int) -> CurlResponse {
+        CurlResponse(
+            status: status, head: ResponseHead(), body: Data(), url: URL(string: "http://127.0.0.1/")!,
             metrics: TransferMetrics(total: .zero))
     }
 
@@ -29,7 +29,7 @@ struct CurlHandoffTests {
                 _ = spin
             }
             thread.start()
-            let outcome: Result<TransportResponse, ErrandError>
+            let outcome: Result<CurlResponse, ErrandError>
             if let quick = handoff.watch(for: .microseconds(Int.random(in: 0..<20))) {
                 watched += 1
                 outcome = quick

@@ -23,15 +23,15 @@ final class BufferedHandoff: @unchecked Sendable {
     }
 
     private let state = Atomic<UInt8>(State.pending)
-    private var outcome: Result<TransportResponse, ErrandError>?
-    private var waiter: UnsafeContinuation<TransportResponse, any Error>?
+    private var outcome: Result<CurlResponse, ErrandError>?
+    private var waiter: UnsafeContinuation<CurlResponse, any Error>?
 
     /// For how much of a watch the caller only spins; after that it yields the processor between looks, so the loop
     /// thread or the server, when they need this processor, can run.
     static let spinOnly = Duration.microseconds(20)
 
     /// Loop thread: stores the outcome and resumes the caller if it has already suspended.
-    func deliver(_ result: Result<TransportResponse, ErrandError>) {
+    func deliver(_ result: Result<CurlResponse, ErrandError>) {
         outcome = result
         if state.compareExchange(expected: State.pending, desired: State.ready, ordering: .acquiringAndReleasing).exchanged {
             return
@@ -43,7 +43,7 @@ final class BufferedHandoff: @unchecked Sendable {
     }
 
     /// Caller: watches for the outcome for up to `limit` without suspending; the outcome if it arrived in time.
-    func watch(for limit: Duration) -> Result<TransportResponse, ErrandError>? {
+    func watch(for limit: Duration) -> Result<CurlResponse, ErrandError>? {
         let clock = ContinuousClock()
         let started = clock.now
         let yieldsFrom = started + Self.spinOnly
@@ -60,7 +60,7 @@ final class BufferedHandoff: @unchecked Sendable {
     }
 
     /// Caller: suspends until the outcome arrives, or returns it at once when it is already there.
-    func wait() async throws -> TransportResponse {
+    func wait() async throws -> CurlResponse {
         try await withUnsafeThrowingContinuation { continuation in
             waiter = continuation
             if state.compareExchange(expected: State.pending, desired: State.awaited, ordering: .acquiringAndReleasing).exchanged {
@@ -71,9 +71,24 @@ final class BufferedHandoff: @unchecked Sendable {
         }
     }
 
-    private func takeOutcome() -> Result<TransportResponse, ErrandError> {
+    private func takeOutcome() -> Result<CurlResponse, ErrandError> {
         let result = outcome ?? .failure(.cancelled)
         outcome = nil
         return result
+    }
+}
+
+/// A buffered response as the loop thread hands it over: complete except for the header strings, which the caller's
+/// task makes (see ``ResponseHead``).
+struct CurlResponse: Sendable {
+    let status: Int
+    let head: ResponseHead
+    let body: Data
+    let url: URL
+    let metrics: TransferMetrics
+
+    /// The response with its headers as ``HTTPHeaders``.
+    func transportResponse() -> TransportResponse {
+        TransportResponse(status: status, headers: head.headers(), body: body, url: url, metrics: metrics)
     }
 }

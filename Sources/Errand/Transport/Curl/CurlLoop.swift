@@ -171,7 +171,7 @@ final class CurlLoop: @unchecked Sendable {
             conclude(transfer, code: CURLE_ABORTED_BY_CALLBACK, in: multi)
             return
         }
-        transfer.lastActivity = .now
+        if transfer.request.timeouts.idle != nil { transfer.lastActivity = .now }
         guard curl_multi_add_handle(multi, easy.raw) == CURLM_OK else {
             transfer.fail(.transport(TransportFailure(
                 kind: .other, url: transfer.request.url, underlying: "libcurl refused the transfer")))

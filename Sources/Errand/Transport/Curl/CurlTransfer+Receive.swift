@@ -26,8 +26,9 @@ let curlReadCallback: errand_curl_read_callback = { buffer, size, count, context
 extension CurlTransfer {
     /// Takes one header line (status line, field, or the blank line ending the head); false aborts the transfer.
     ///
-    /// Parsed at the byte level: this runs for every header of every response, and Foundation's string trimming
-    /// measured as a quarter of the transport's CPU time.
+    /// Parsed at the byte level, and fields kept as bytes (``ResponseHead``): this runs on the loop thread for every
+    /// header of every response, and Foundation's string trimming once measured as a quarter of the transport's CPU
+    /// time.
     func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {
         touch()
         // Trailers after the body are not part of the head.
@@ -41,9 +42,7 @@ extension CurlTransfer {
         {
             // A new head (an interim 1xx may come before the final one): "HTTP/1.1 200 OK", "HTTP/2 200".
             status = Self.statusCode(in: bytes[..<end])
-            headers = HTTPHeaders()
-            // Room for a typical response head, so collecting it does not regrow the list several times.
-            headers.reserveCapacity(16)
+            head.removeAll()
             return true
         }
         // A line without a colon (an obsolete folded continuation) carries no field of its own.
@@ -52,9 +51,7 @@ extension CurlTransfer {
         var valueEnd = end
         while valueStart < valueEnd, HeaderByte.isSpace(bytes[valueStart]) { valueStart += 1 }
         while valueEnd > valueStart, HeaderByte.isSpace(bytes[valueEnd - 1]) { valueEnd -= 1 }
-        headers.add(
-            name: String(decoding: UnsafeBufferPointer(rebasing: bytes[..<colon]), as: UTF8.self),
-            value: String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self))
+        head.append(name: bytes[..<colon], value: bytes[valueStart..<valueEnd])
         return true
     }
 
@@ -75,7 +72,7 @@ extension CurlTransfer {
         if (100..<200).contains(status) { return true }
         headersComplete = true
         let policy = request.redirects
-        if CurlHop.redirectStatuses.contains(status), policy.maxRedirects > 0, headers.contains("Location") {
+        if CurlHop.redirectStatuses.contains(status), policy.maxRedirects > 0, head.contains("Location") {
             guard redirectCount < policy.maxRedirects else {
                 fail(.transport(TransportFailure(
                     kind: .tooManyRedirects, url: request.url, underlying: "more than \(policy.maxRedirects) redirects")))
@@ -98,11 +95,10 @@ extension CurlTransfer {
     /// The body size `Content-Length` announces, when it is the size of the decoded body.
     private var declaredBodySize: Int? {
         guard hop.method != .head, status != 204, status != 304,
-            let length = headers["Content-Length"].flatMap({ Int($0) }),
-            length >= 0
+            let length = head.number(of: "Content-Length")
         else { return nil }
-        let encoding = headers["Content-Encoding"]?.lowercased() ?? "identity"
-        return encoding == "identity" ? length : nil
+        let identity = !head.contains("Content-Encoding") || head.value(of: "Content-Encoding", equals: "identity")
+        return identity ? length : nil
     }
 
     /// Takes body bytes: discards a followed redirect's body, enforces the size limit, buffers or streams the rest.

@@ -48,7 +48,8 @@ final class CurlTransfer: @unchecked Sendable {
     var isTLS = false
     var requestBody: CurlRequestBody?
     var status = 0
-    var headers = HTTPHeaders()
+    /// The current head's fields, as bytes until the response is taken.
+    var head = ResponseHead()
     var headersComplete = false
     var followsRedirect = false
     var body: ResponseBodyBuffer
@@ -182,8 +183,8 @@ final class CurlTransfer: @unchecked Sendable {
             if let outcome {
                 handoff.deliver(.failure(outcome))
             } else {
-                handoff.deliver(.success(TransportResponse(
-                    status: status, headers: headers, body: body.takeData(), url: hop.url, metrics: metrics)))
+                handoff.deliver(.success(CurlResponse(
+                    status: status, head: head, body: body.takeData(), url: hop.url, metrics: metrics)))
             }
         case .streaming(let continuation):
             continuation.resume(throwing: outcome ?? .transport(TransportFailure(
@@ -201,12 +202,12 @@ final class CurlTransfer: @unchecked Sendable {
         delivery = nil
         let reader = CurlBodyReader(channel: channel, transfer: self)
         continuation.resume(returning: StreamingResponse(
-            status: status, headers: headers, url: hop.url, body: reader.byteStream))
+            status: status, headers: head.headers(), url: hop.url, body: reader.byteStream))
     }
 
     private func resetResponse() {
         status = 0
-        headers = HTTPHeaders()
+        head.removeAll()
         headersComplete = false
         followsRedirect = false
         bytesReceived = 0
