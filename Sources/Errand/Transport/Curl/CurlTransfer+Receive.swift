@@ -72,7 +72,7 @@ extension CurlTransfer {
         if (100..<200).contains(status) { return true }
         headersComplete = true
         let policy = request.redirects
-        if CurlHop.redirectStatuses.contains(status), policy.maxRedirects > 0, head.contains("Location") {
+        if CurlHop.redirectStatuses.contains(status), policy.maxRedirects > 0, head.hasLocation {
             guard redirectCount < policy.maxRedirects else {
                 fail(.transport(TransportFailure(
                     kind: .tooManyRedirects, url: request.url, underlying: "more than \(policy.maxRedirects) redirects")))
@@ -95,10 +95,9 @@ extension CurlTransfer {
     /// The body size `Content-Length` announces, when it is the size of the decoded body.
     private var declaredBodySize: Int? {
         guard hop.method != .head, status != 204, status != 304,
-            let length = head.number(of: "Content-Length")
+            let length = head.contentLength
         else { return nil }
-        let identity = !head.contains("Content-Encoding") || head.value(of: "Content-Encoding", equals: "identity")
-        return identity ? length : nil
+        return head.hasIdentityEncoding ? length : nil
     }
 
     /// Takes body bytes: discards a followed redirect's body, enforces the size limit, buffers or streams the rest.

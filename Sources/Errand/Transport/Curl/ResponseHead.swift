@@ -9,45 +9,52 @@
 /// break (libcurl hands over one line at a time), so the layout is unambiguous.
 struct ResponseHead: Sendable {
     private var bytes: [UInt8] = []
+    /// Whether a `Location` field came (a redirect can be followed).
+    private(set) var hasLocation = false
+    /// The first `Content-Length` as a non-negative number; `nil` when absent or not a number.
+    private(set) var contentLength: Int?
+    /// Whether the body arrives as sent: no `Content-Encoding`, or `identity`.
+    private(set) var hasIdentityEncoding = true
+    private var sawContentLength = false
+    private var sawContentEncoding = false
 
     /// Forgets the fields (of an interim or redirect head), keeping the buffer.
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
+        hasLocation = false
+        contentLength = nil
+        hasIdentityEncoding = true
+        sawContentLength = false
+        sawContentEncoding = false
     }
 
-    /// Appends one field.
+    /// Appends one field, noting the few the loop thread decides on (redirect, body size, encoding) as it goes, so
+    /// deciding needs no search.
     mutating func append(name: UnsafeBufferPointer<UInt8>.SubSequence, value: UnsafeBufferPointer<UInt8>.SubSequence) {
         if bytes.isEmpty { bytes.reserveCapacity(512) }
+        let name = UnsafeBufferPointer(rebasing: name)
+        let value = UnsafeBufferPointer(rebasing: value)
         bytes.append(contentsOf: name)
         bytes.append(UInt8(ascii: ":"))
         bytes.append(contentsOf: value)
         bytes.append(UInt8(ascii: "\n"))
-    }
-
-    /// Whether a field has this name (ASCII, compared without regard to case).
-    func contains(_ name: StaticString) -> Bool {
-        value(of: name) != nil
-    }
-
-    /// The value of the first field with this name (ASCII, compared without regard to case).
-    func value(of name: StaticString) -> ArraySlice<UInt8>? {
-        var result: ArraySlice<UInt8>?
-        forEachField { fieldName, value in
-            guard Self.equalsIgnoringCase(fieldName, name) else { return true }
-            result = value
-            return false
+        switch name.count {
+        case 8 where Self.equalsIgnoringCase(name, "location"):
+            hasLocation = true
+        case 14 where !sawContentLength && Self.equalsIgnoringCase(name, "content-length"):
+            sawContentLength = true
+            contentLength = Self.decimal(value)
+        case 16 where !sawContentEncoding && Self.equalsIgnoringCase(name, "content-encoding"):
+            sawContentEncoding = true
+            hasIdentityEncoding = Self.equalsIgnoringCase(value, "identity")
+        default:
+            break
         }
-        return result
     }
 
-    /// Whether the first field with this name has this value (ASCII, compared without regard to case).
-    func value(of name: StaticString, equals expected: StaticString) -> Bool {
-        value(of: name).map { Self.equalsIgnoringCase($0, expected) } ?? false
-    }
-
-    /// The value of the first field with this name as a non-negative decimal number, or `nil`.
-    func number(of name: StaticString) -> Int? {
-        guard let digits = value(of: name), !digits.isEmpty, digits.count <= 18 else { return nil }
+    /// Plain decimal digits as a number (at most 18 of them); `nil` for anything else.
+    private static func decimal<Digits: Collection<UInt8>>(_ digits: Digits) -> Int? {
+        guard !digits.isEmpty, digits.count <= 18 else { return nil }
         var number = 0
         for digit in digits {
             guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
@@ -80,7 +87,7 @@ struct ResponseHead: Sendable {
         }
     }
 
-    private static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ text: StaticString) -> Bool {
+    private static func equalsIgnoringCase<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ text: StaticString) -> Bool {
         guard bytes.count == text.utf8CodeUnitCount else { return false }
         return text.withUTF8Buffer { expected in
             zip(bytes, expected).allSatisfy { lowercased($0) == lowercased($1) }
