@@ -7,7 +7,7 @@ struct Options {
     var json = false
     var smallRequests = 4000
     var bigRequests = 800
-    var rounds = 5
+    var rounds = 7
     var concurrencies = [1, 16, 64]
     var clients = BenchClient.all.map(\.name)
     var sizes = FileSize.allCases
@@ -17,7 +17,7 @@ struct Options {
                             [--concurrency 1,16,64] [--clients NAME,…] [--sizes small,big]
           --requests N      requests per round for small.json (default 4000; the cache clients measure ten times as
                             many hits, errand-urlsession half as many); --big-requests for big.json (default 800)
-          --rounds N        interleaved rounds per client; the fastest is reported (default 5)
+          --rounds N        interleaved rounds per client; the fastest is reported (default 7)
           --clients         errand-curl, errand-urlsession, raw-libcurl, errand-curl-resilient, errand-cache-memory,
                             errand-cache-disk (default: all; the cache clients fetch only the small file)
         Without --url (or ERRAND_NGINX_HTTP_URL) it starts nginx through scripts/bench --serve.
