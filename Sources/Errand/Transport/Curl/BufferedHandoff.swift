@@ -1,4 +1,3 @@
-import CCurl
 import Foundation
 import Synchronization
 
@@ -44,19 +43,10 @@ final class BufferedHandoff: @unchecked Sendable {
 
     /// Caller: watches for the outcome for up to `limit` without suspending; the outcome if it arrived in time.
     func watch(for limit: Duration) -> Result<CurlResponse, ErrandError>? {
-        let clock = ContinuousClock()
-        let started = clock.now
-        let yieldsFrom = started + Self.spinOnly
-        let deadline = started + limit
-        while true {
-            for _ in 0..<64 {
-                if state.load(ordering: .acquiring) == State.ready { return takeOutcome() }
-                errand_cpu_relax()
-            }
-            let now = clock.now
-            if now >= deadline { return nil }
-            if now >= yieldsFrom { sched_yield() }
+        let arrived = BriefWait.until(limit, spinningFor: Self.spinOnly) {
+            state.load(ordering: .acquiring) == State.ready
         }
+        return arrived ? takeOutcome() : nil
     }
 
     /// Caller: suspends until the outcome arrives, or returns it at once when it is already there.

@@ -236,20 +236,7 @@ final class CurlLoop: @unchecked Sendable {
 
     /// Waits up to `limit` for a command; true when one arrived.
     private func awaitCommand(for limit: Duration) -> Bool {
-        let clock = ContinuousClock()
-        let started = clock.now
-        let yieldsFrom = started + Self.spinOnly
-        let deadline = started + limit
-        var now = started
-        repeat {
-            for _ in 0..<64 {
-                if hasCommands.load(ordering: .acquiring) { return true }
-                errand_cpu_relax()
-            }
-            now = clock.now
-            if now >= yieldsFrom { sched_yield() }
-        } while now < deadline
-        return hasCommands.load(ordering: .acquiring)
+        BriefWait.until(limit, spinningFor: Self.spinOnly) { hasCommands.load(ordering: .acquiring) }
     }
 
     /// Takes a transfer out of the multi handle; follows its redirect or delivers its outcome.
