@@ -93,14 +93,7 @@ struct MealDBSession {
         let gallery = Gallery(
             title: title, subtitle: "\(cards.count) meal\(cards.count == 1 ? "" : "s") from TheMealDB",
             generator: "mealdb \(MealDBTool.version)", items: cards)
-        let images = ImageLoader(setup: setup, console: console)
-        let report = try await GalleryWriter().write(gallery, to: URL(fileURLWithPath: folder)) { url in
-            try await images.data(for: url)
-        }
-        if report.imagesFailed > 0 {
-            console.warning("\(report.imagesFailed) picture\(report.imagesFailed == 1 ? "" : "s") could not be downloaded.")
-        }
-        console.diagnostic("Wrote \(report.indexFile.path) with \(report.imagesSaved) picture\(report.imagesSaved == 1 ? "" : "s").")
+        try await GalleryWriter().write(gallery, toFolder: folder, setup: setup, console: console)
     }
 
     /// A gallery card for a full meal: category and area, tags.

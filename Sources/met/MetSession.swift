@@ -90,14 +90,7 @@ struct MetSession {
                     badge: String(object.id), imageURL: object.primaryImageSmall ?? object.primaryImage,
                     link: object.objectURL)
             })
-        let images = ImageLoader(setup: setup, console: console)
-        let report = try await GalleryWriter().write(gallery, to: URL(fileURLWithPath: folder)) { url in
-            try await images.data(for: url)
-        }
-        if report.imagesFailed > 0 {
-            console.warning("\(report.imagesFailed) picture\(report.imagesFailed == 1 ? "" : "s") could not be downloaded.")
-        }
-        console.diagnostic("Wrote \(report.indexFile.path) with \(report.imagesSaved) picture\(report.imagesSaved == 1 ? "" : "s").")
+        try await GalleryWriter().write(gallery, toFolder: folder, setup: setup, console: console)
     }
 
     /// A day as `YYYY-MM-DD`, midnight UTC.
