@@ -14,10 +14,9 @@ struct CurlHandoffTests {
 
     @Test("every outcome reaches its caller exactly once, whichever side comes first")
     func handoffRaces() async throws {
-        // The delivering thread stands in for the loop; the caller watches for a random moment, then suspends. Over
-        // many rounds both orders happen: delivery before the watch ends, during it, and after the caller suspended.
-        var watched = 0
-        var suspended = 0
+        // The delivering thread stands in for the loop. Rounds take turns among three ways of waiting: suspending at
+        // once, watching long enough that the outcome must arrive during the watch, and watching for a random moment
+        // before suspending. Random delays make the delivery land before, during and after each.
         for round in 0..<2_000 {
             let handoff = BufferedHandoff()
             let delay = Int.random(in: 0..<4_000)
@@ -29,12 +28,17 @@ struct CurlHandoffTests {
                 _ = spin
             }
             thread.start()
-            let outcome: Result<CurlResponse, ErrandError>
-            if let quick = handoff.watch(for: .microseconds(Int.random(in: 0..<20))) {
-                watched += 1
-                outcome = quick
-            } else {
-                suspended += 1
+            var outcome: Result<CurlResponse, ErrandError>?
+            switch round % 3 {
+            case 0:
+                break
+            case 1:
+                outcome = handoff.watch(for: .seconds(10))
+                #expect(outcome != nil, "round \(round): a ten-second watch missed an outcome delivered within microseconds")
+            default:
+                outcome = handoff.watch(for: .microseconds(Int.random(in: 0..<20)))
+            }
+            if outcome == nil {
                 do {
                     outcome = .success(try await handoff.wait())
                 } catch let error as ErrandError {
@@ -42,18 +46,19 @@ struct CurlHandoffTests {
                 }
             }
             switch outcome {
-            case .success(let response):
+            case .success(let response)?:
                 #expect(!fails)
                 #expect(response.status == 200 + round % 100)
-            case .failure(let error):
+            case .failure(let error)?:
                 #expect(fails)
                 guard case .cancelled = error else {
                     Issue.record("round \(round) failed with \(error), not the delivered .cancelled")
                     continue
                 }
+            case nil:
+                Issue.record("round \(round) got no outcome")
             }
         }
-        #expect(watched + suspended == 2_000)
     }
 
     @Test("a lone request to a quick server is handed over without suspending; a slow exchange ends that",
