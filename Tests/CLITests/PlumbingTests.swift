@@ -148,6 +148,7 @@ struct ServerAddressTests {
         ("http://127.1.2.3", "http://127.1.2.3"),
         ("http://localhost:9", "http://localhost:9"),
         ("http://[::1]:8080", "http://[::1]:8080"),
+        ("https://[2001:db8::1]", "https://[2001:db8::1]"),
         ("HTTPS://Example.com:8443", "https://Example.com:8443"),
     ])
     func accepted(text: String, expected: String) throws {
@@ -162,6 +163,11 @@ struct ServerAddressTests {
         ("https://example.com/api", "without a path"),
         ("https://example.com?x=1", "without a path or query"),
         ("https://user:pw@example.com", "user name or password"),
+        ("https://[]", "not an IPv6 address"),
+        ("https://[]:443", "not an IPv6 address"),
+        ("https://[x]", "not an IPv6 address"),
+        ("https://[:]", "not an IPv6 address"),
+        ("http://[::1%25lo]", "not an IPv6 address"),
         ("example.com", "server root"),
         ("", "server root"),
     ])

@@ -38,6 +38,12 @@ public enum ServerAddress {
         else {
             throw fail("must be only scheme://host[:port], without a path or query, not '\(text)'")
         }
+        if host.hasPrefix("[") {
+            let literal = host.dropFirst().dropLast()
+            guard host.hasSuffix("]"), isIPv6Address(String(literal)) else {
+                throw fail("has '\(host)' as its host, which is not an IPv6 address in brackets such as [::1]")
+            }
+        }
         if let port = components.port, !(1...65_535).contains(port) {
             throw fail("has an invalid port \(port)")
         }
@@ -48,8 +54,17 @@ public enum ServerAddress {
         root.scheme = scheme
         root.host = components.host
         root.port = components.port
-        guard let url = root.url else { throw fail("is not a valid URL: '\(text)'") }
+        // The client reads the host from the URL the way `URL.host` does; make sure it sees one too.
+        guard let url = root.url, let parsedHost = url.host, !parsedHost.isEmpty else {
+            throw fail("is not a valid URL: '\(text)'")
+        }
         return url
+    }
+
+    /// Whether text is an IPv6 address (without brackets or zone), as `inet_pton` reads it.
+    static func isIPv6Address(_ text: String) -> Bool {
+        var address = in6_addr()
+        return !text.isEmpty && inet_pton(AF_INET6, text, &address) == 1
     }
 
     /// Whether a host is loopback: `localhost`, an address in 127.0.0.0/8, or `::1`.
