@@ -24,7 +24,8 @@ struct CurlHandoffTests {
             let thread = Thread {
                 var spin = 0
                 for _ in 0..<delay { spin &+= 1 }
-                handoff.deliver(fails ? .failure(.cancelled) : .success(Self.response(200 + round % 100)))
+                // What the loop does with a returned resumption: perform it (at the end of its pass).
+                handoff.deliver(fails ? .failure(.cancelled) : .success(Self.response(200 + round % 100)))?.perform()
                 _ = spin
             }
             thread.start()

@@ -29,16 +29,17 @@ final class BufferedHandoff: @unchecked Sendable {
     /// thread or the server, when they need this processor, can run.
     static let spinOnly = Duration.microseconds(20)
 
-    /// Loop thread: stores the outcome and resumes the caller if it has already suspended.
-    func deliver(_ result: Result<CurlResponse, ErrandError>) {
+    /// Loop thread: stores the outcome; when the caller has already suspended, returns the resumption that completes
+    /// the hand-off (the loop performs a pass's resumptions together, see ``CurlLoop``).
+    func deliver(_ result: Result<CurlResponse, ErrandError>) -> Resumption? {
         outcome = result
         if state.compareExchange(expected: State.pending, desired: State.ready, ordering: .acquiringAndReleasing).exchanged {
-            return
+            return nil
         }
         let waiter = self.waiter
         self.waiter = nil
         outcome = nil
-        waiter?.resume(with: result.mapError { $0 })
+        return waiter.map { Resumption(waiter: $0, result: result) }
     }
 
     /// Caller: watches for the outcome for up to `limit` without suspending; the outcome if it arrived in time.
@@ -65,6 +66,17 @@ final class BufferedHandoff: @unchecked Sendable {
         let result = outcome ?? .failure(.cancelled)
         outcome = nil
         return result
+    }
+}
+
+/// A suspended caller and the outcome to resume it with.
+struct Resumption: Sendable {
+    let waiter: UnsafeContinuation<CurlResponse, any Error>
+    let result: Result<CurlResponse, ErrandError>
+
+    /// Resumes the caller; call exactly once.
+    func perform() {
+        waiter.resume(with: result.mapError { $0 })
     }
 }
 

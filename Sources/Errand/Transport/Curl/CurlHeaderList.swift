@@ -11,16 +11,41 @@ import CCurl
 /// that configures the handle, then by the loop thread, with the pool's and the loop's locks ordering those uses.
 final class CurlHeaderList: @unchecked Sendable {
     private var fields: HTTPHeaders?
-    private var suppressesContentType = false
+    private var body: BodyKind = .none
     private(set) var list: UnsafeMutablePointer<curl_slist>?
+
+    /// What a request sends as its body, as far as the header list depends on it.
+    enum BodyKind: Equatable {
+        /// No body.
+        case none
+        /// A body whose `Content-Type` is the request's own (or absent).
+        case some
+        /// A body, with libcurl's form `Content-Type` switched off.
+        case withoutContentType
+    }
+
+    /// The `Accept-Encoding` a request sends unless it names its own: the codings this libcurl decodes, as libcurl
+    /// itself would list them.
+    ///
+    /// The line is part of the list rather than left to libcurl (`CURLOPT_ACCEPT_ENCODING`, which stays set so that
+    /// responses are decoded): libcurl formats its own line afresh for every request, a byte at a time, which
+    /// measured as several thousand instructions per request, more than a line of the list costs.
+    static let acceptEncoding: String = {
+        let features = errand_curl_features()
+        var codings: [String] = []
+        if features & errand_curl_feature_libz != 0 { codings += ["deflate", "gzip"] }
+        if features & errand_curl_feature_brotli != 0 { codings.append("br") }
+        if features & errand_curl_feature_zstd != 0 { codings.append("zstd") }
+        return codings.isEmpty ? "identity" : codings.joined(separator: ", ")
+    }()
 
     /// The list for `headers`, reused when it is the one built last.
     ///
-    /// libcurl would add `Expect: 100-continue` to large bodies (a round trip of waiting) and, with
-    /// `suppressesContentType`, a form `Content-Type` to a POST; neither is the caller's request, so the list
+    /// libcurl would add `Expect: 100-continue` to large bodies (a round trip of waiting) and, for
+    /// ``BodyKind/withoutContentType``, a form `Content-Type` to a POST; neither is the caller's request, so the list
     /// switches them off.
-    func list(for headers: HTTPHeaders, suppressesContentType: Bool) -> UnsafeMutablePointer<curl_slist>? {
-        if let fields, fields == headers, self.suppressesContentType == suppressesContentType { return list }
+    func list(for headers: HTTPHeaders, body: BodyKind) -> UnsafeMutablePointer<curl_slist>? {
+        if let fields, fields == headers, self.body == body { return list }
         var built: UnsafeMutablePointer<curl_slist>?
         func append(_ line: String) {
             if let grown = curl_slist_append(built, line) { built = grown }
@@ -29,12 +54,14 @@ final class CurlHeaderList: @unchecked Sendable {
             // "Name:" would remove a header libcurl adds; "Name;" is libcurl's way to send an empty value.
             append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }
-        if !headers.contains("Expect") { append("Expect:") }
-        if suppressesContentType { append("Content-Type:") }
+        if !headers.contains("Accept-Encoding") { append("Accept-Encoding: \(Self.acceptEncoding)") }
+        // Every line costs libcurl work per request; these two only matter when there is a body.
+        if body != .none, !headers.contains("Expect") { append("Expect:") }
+        if body == .withoutContentType { append("Content-Type:") }
         free()
         list = built
         fields = headers
-        self.suppressesContentType = suppressesContentType
+        self.body = body
         return built
     }
 

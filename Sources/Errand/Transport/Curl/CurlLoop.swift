@@ -42,6 +42,8 @@ final class CurlLoop: @unchecked Sendable {
     /// Whether waiting without sleeping can pay at all: with one processor it only delays the threads waited for.
     private static let hasSpareProcessors = ProcessInfo.processInfo.activeProcessorCount > 1
     private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    /// Suspended callers whose outcomes this pass of the loop delivered, resumed together by ``resumeWaiters()``.
+    private var resumptions: [Resumption] = []
     private var idleWatched = 0
 
     init(configuration: CurlTransport.Configuration) {
@@ -139,6 +141,7 @@ final class CurlLoop: @unchecked Sendable {
             curl_multi_perform(multi, &stillRunning)
             let delivered = collectFinished(in: multi)
             let idleWait = expireIdleTransfers(in: multi)
+            resumeWaiters()
             // A caller that just got its response often sends the next request at once; when nothing else is in
             // flight, watching the inbox for a moment catches it without the system calls and the thread switch of
             // sleeping in `curl_multi_poll` and being woken.
@@ -160,6 +163,7 @@ final class CurlLoop: @unchecked Sendable {
         for command in inbox.withLock({ inbox in defer { inbox.commands.removeAll() }; return inbox.commands }) {
             if case .start(let transfer) = command { conclude(transfer, code: CURLE_ABORTED_BY_CALLBACK, in: multi) }
         }
+        resumeWaiters()
         curl_multi_cleanup(multi)
         pool.drain()
     }
@@ -251,11 +255,34 @@ final class CurlLoop: @unchecked Sendable {
         }
         let clean = code == CURLE_OK && transfer.failure == nil
         // A failed or aborted transfer leaves the multi handle (closing its connection) before its caller hears of
-        // it; a complete one resumes its caller first, and taking the handle out waits until that task runs.
+        // it; a complete one is delivered first, so a caller watching for it takes it while the handle is taken out
+        // (a suspended caller is resumed at the end of the pass, by ``resumeWaiters()``).
         if !clean { detach(transfer, easy, from: multi) }
-        let handle = transfer.finish(code: code)
+        let (handle, resumption) = transfer.finish(code: code)
         detach(transfer, easy, from: multi)
         if let handle { pool.recycle(handle, clean: clean) }
+        if let resumption { resumptions.append(resumption) }
+    }
+
+    /// Resumes the callers this pass delivered to. A lone one is resumed here, at once. Several are resumed by one
+    /// job on the global pool: each resumption schedules its task there and may wake a sleeping worker thread (a
+    /// system call of several microseconds), and at high concurrency this thread is the one every request waits for,
+    /// so it hands a pass's worth of that work over at the cost of one.
+    private func resumeWaiters() {
+        switch resumptions.count {
+        case 0:
+            return
+        case 1:
+            resumptions[0].perform()
+            resumptions.removeAll(keepingCapacity: true)
+        default:
+            let batch = resumptions
+            resumptions = []
+            resumptions.reserveCapacity(batch.count)
+            DispatchQueue.global().async {
+                for resumption in batch { resumption.perform() }
+            }
+        }
     }
 
     /// Takes a transfer's handle out of the multi handle and the table of running transfers, once.
@@ -293,6 +320,8 @@ final class CurlLoop: @unchecked Sendable {
     private func refuse(_ transfer: CurlTransfer) {
         transfer.fail(.transport(TransportFailure(
             kind: .other, url: transfer.request.url, underlying: "libcurl could not create a multi handle")))
-        if let handle = transfer.finish(code: CURLE_FAILED_INIT) { pool.recycle(handle, clean: false) }
+        let (handle, resumption) = transfer.finish(code: CURLE_FAILED_INIT)
+        if let handle { pool.recycle(handle, clean: false) }
+        resumption?.perform()
     }
 }

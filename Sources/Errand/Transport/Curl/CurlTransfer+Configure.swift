@@ -71,8 +71,9 @@ extension CurlTransfer {
     }
 
     private func configureHeaders(_ easy: CurlEasyHandle) {
-        let list = easy.headerList.list(
-            for: hop.headers, suppressesContentType: requestBody != nil && !hop.headers.contains("Content-Type"))
+        let body: CurlHeaderList.BodyKind =
+            requestBody == nil ? .none : hop.headers.contains("Content-Type") ? .some : .withoutContentType
+        let list = easy.headerList.list(for: hop.headers, body: body)
         easy.set(CURLOPT_HTTPHEADER, list: list)
     }
 

@@ -165,8 +165,9 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
-    /// Delivers the outcome (once) and gives back the easy handle for the pool.
-    func finish(code: CURLcode) -> CurlEasyHandle? {
+    /// Delivers the outcome (once) and gives back the easy handle for the pool, with the resumption of a buffered
+    /// caller that had suspended, for the caller of this method to perform.
+    func finish(code: CURLcode) -> (handle: CurlEasyHandle?, resumption: Resumption?) {
         let handle = easy
         easy = nil
         finished.store(true, ordering: .releasing)
@@ -178,12 +179,13 @@ final class CurlTransfer: @unchecked Sendable {
         releaseResources()
         owner.loop.inFlight.subtract(1, ordering: .relaxed)
         owner.loop.noteExchange(lasting: metrics.total)
+        var resumption: Resumption?
         switch delivery {
         case .buffered:
             if let outcome {
-                handoff.deliver(.failure(outcome))
+                resumption = handoff.deliver(.failure(outcome))
             } else {
-                handoff.deliver(.success(CurlResponse(
+                resumption = handoff.deliver(.success(CurlResponse(
                     status: status, head: head, body: body.takeData(), url: hop.url, metrics: metrics)))
             }
         case .streaming(let continuation):
@@ -193,7 +195,7 @@ final class CurlTransfer: @unchecked Sendable {
             channel?.finish(outcome)
         }
         delivery = nil
-        return handle
+        return (handle, resumption)
     }
 
     /// Resumes the stream's waiting task with the response head; the body follows through the channel.
