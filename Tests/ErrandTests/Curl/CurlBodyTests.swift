@@ -63,6 +63,25 @@ struct CurlBodyTests {
         }
     }
 
+    @Test("header fields arrive in order with repeats, from the final response only, however the head is read",
+        .enabled(if: TestServer.httpbin.isUsable),
+        arguments: [Timeouts(total: .seconds(30)), Timeouts(idle: .seconds(30), total: .seconds(30))])
+    func headerFields(timeouts: Timeouts) async throws {
+        // With an idle timeout the head comes through libcurl's header callback; without, from its header store.
+        let transport = CurlTest.transport()
+        let direct = try await transport.send(CurlTest.request(
+            .httpbin, "/response-headers?X-Repeat=one&X-Repeat=two&X-Spaced=a%20b", timeouts: timeouts))
+        #expect(direct.headers.values(for: "x-repeat") == ["one", "two"])
+        #expect(direct.headers["X-Spaced"] == "a b")
+        #expect(direct.headers["Content-Type"] == "application/json")
+        let redirected = try await transport.send(CurlTest.request(
+            .httpbin, "/redirect-to?url=%2Fresponse-headers%3FX-Final%3Dyes", timeouts: timeouts))
+        #expect(redirected.status == 200)
+        #expect(redirected.headers["X-Final"] == "yes")
+        #expect(redirected.headers["Location"] == nil)
+        #expect(redirected.metrics.redirectCount == 1)
+    }
+
     @Test("HEAD returns the head without a body", .enabled(if: TestServer.nginxHTTP.isUsable))
     func head() async throws {
         let response = try await CurlTest.transport().send(CurlTest.request(.nginxHTTP, "/big.json", method: .head))

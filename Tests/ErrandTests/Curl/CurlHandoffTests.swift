@@ -9,7 +9,7 @@ struct CurlHandoffTests {
     private static func response(_ status: Int) -> CurlResponse {
         CurlResponse(
             status: status, head: ResponseHead(), body: Data(), url: URL(string: "http://127.0.0.1/")!,
-            metrics: TransferMetrics(total: .zero))
+            total: .zero)
     }
 
     @Test("every outcome reaches its caller exactly once, whichever side comes first")

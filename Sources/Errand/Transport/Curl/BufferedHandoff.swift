@@ -80,17 +80,14 @@ struct Resumption: Sendable {
     }
 }
 
-/// A buffered response as the loop thread hands it over: complete except for the header strings, which the caller's
-/// task makes (see ``ResponseHead``).
+/// A buffered response as the loop thread hands it over. The caller's task completes it with
+/// ``CurlTransfer/takeResponse(_:)``: the header strings and the metrics are made there, off the loop thread.
 struct CurlResponse: Sendable {
     let status: Int
+    /// The header fields, when they were collected as they arrived; otherwise empty, and read from the handle.
     let head: ResponseHead
     let body: Data
     let url: URL
-    let metrics: TransferMetrics
-
-    /// The response with its headers as ``HTTPHeaders``.
-    func transportResponse() -> TransportResponse {
-        TransportResponse(status: status, headers: head.headers(), body: body, url: url, metrics: metrics)
-    }
+    /// How long the whole exchange took, up to the loop's noticing its end.
+    let total: Duration
 }

@@ -67,7 +67,7 @@ struct CurlEasyHandle: @unchecked Sendable {
         _ = errand_curl_easy_setopt_slist(raw, option, list)
     }
 
-    func set(_ option: CURLoption, callback: errand_curl_data_callback) {
+    func set(_ option: CURLoption, callback: errand_curl_data_callback?) {
         _ = errand_curl_easy_setopt_data_callback(raw, option, callback)
     }
 
@@ -85,6 +85,31 @@ struct CurlEasyHandle: @unchecked Sendable {
     func info(offset: CURLINFO) -> Int64? {
         var value: curl_off_t = 0
         return errand_curl_easy_getinfo_off_t(raw, offset, &value) == CURLE_OK ? Int64(value) : nil
+    }
+
+    /// The value of the last response's first header field called `name` (any case), from libcurl's header store.
+    func header(_ name: String) -> String? {
+        var field: UnsafeMutablePointer<curl_header>?
+        guard curl_easy_header(raw, name, 0, UInt32(CURLH_HEADER), -1, &field) == CURLHE_OK, let field,
+            let value = field.pointee.value
+        else { return nil }
+        return String(cString: value)
+    }
+
+    /// The last response's header fields in the order they came (no interim 1xx heads, no trailers), from libcurl's
+    /// header store; names as sent, values trimmed.
+    func responseHeaders() -> HTTPHeaders {
+        var fields: [HTTPHeaders.Field] = []
+        fields.reserveCapacity(16)
+        var field = curl_easy_nextheader(raw, UInt32(CURLH_HEADER), -1, nil)
+        while let current = field {
+            if let name = current.pointee.name {
+                let value = current.pointee.value.map { String(cString: $0) } ?? ""
+                fields.append(HTTPHeaders.Field(name: String(cString: name), value: value))
+            }
+            field = curl_easy_nextheader(raw, UInt32(CURLH_HEADER), -1, current)
+        }
+        return HTTPHeaders(fields)
     }
 
     func info(string: CURLINFO) -> String? {

@@ -246,6 +246,8 @@ final class CurlLoop: @unchecked Sendable {
     /// Takes a transfer out of the multi handle; follows its redirect or delivers its outcome.
     private func conclude(_ transfer: CurlTransfer, code: CURLcode, in multi: UnsafeMutableRawPointer) {
         guard let easy = transfer.easy else { return }
+        // A head read from libcurl's store is decided when the body starts; one with no body, here.
+        if code == CURLE_OK, !transfer.headersComplete, !transfer.readsHeadLive { _ = transfer.headEndedInStore() }
         if transfer.shouldFollowRedirect(after: code) {
             detach(transfer, easy, from: multi)
             if transfer.prepareRedirect() {
@@ -254,12 +256,10 @@ final class CurlLoop: @unchecked Sendable {
             }
         }
         let clean = code == CURLE_OK && transfer.failure == nil
-        // A failed or aborted transfer leaves the multi handle (closing its connection) before its caller hears of
-        // it; a complete one is delivered first, so a caller watching for it takes it while the handle is taken out
-        // (a suspended caller is resumed at the end of the pass, by ``resumeWaiters()``).
-        if !clean { detach(transfer, easy, from: multi) }
-        let (handle, resumption) = transfer.finish(code: code)
+        // Out of the multi handle (a failed or aborted transfer's connection closes) before anyone hears of the
+        // outcome: a buffered response's caller reads the head and metrics from the handle.
         detach(transfer, easy, from: multi)
+        let (handle, resumption) = transfer.finish(code: code)
         if let handle { pool.recycle(handle, clean: clean) }
         if let resumption { resumptions.append(resumption) }
     }

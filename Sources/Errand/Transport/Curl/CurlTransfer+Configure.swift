@@ -20,7 +20,6 @@ extension CurlEasyHandle {
         if let pin = configuration.pinnedPublicKey, set(CURLOPT_PINNEDPUBLICKEY, pin) != CURLE_OK {
             return .invalidRequest("public-key pinning is not supported by this libcurl.")
         }
-        set(CURLOPT_HEADERFUNCTION, callback: curlHeaderCallback)
         set(CURLOPT_WRITEFUNCTION, callback: curlWriteCallback)
         set(CURLOPT_READFUNCTION, readCallback: curlReadCallback)
         return nil
@@ -43,7 +42,10 @@ extension CurlTransfer {
         easy.set(CURLOPT_PIPEWAIT, owner.configuration.prefersHTTP2 && isTLS)
         try configureTimeouts(easy)
         let context = Unmanaged.passUnretained(self).toOpaque()
-        easy.set(CURLOPT_HEADERDATA, pointer: context)
+        // Without a header function (and its data) libcurl passes header lines to nobody; the head is then read from
+        // libcurl's own store when the body starts or the transfer ends.
+        easy.set(CURLOPT_HEADERFUNCTION, callback: readsHeadLive ? curlHeaderCallback : nil)
+        easy.set(CURLOPT_HEADERDATA, pointer: readsHeadLive ? context : nil)
         easy.set(CURLOPT_WRITEDATA, pointer: context)
         easy.set(CURLOPT_READDATA, pointer: context)
     }

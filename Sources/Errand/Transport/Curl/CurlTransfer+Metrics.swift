@@ -2,10 +2,11 @@ import CCurl
 import Foundation
 
 extension CurlTransfer {
-    /// The transfer's metrics from libcurl's counters for the last hop, offset to the start of the whole exchange.
+    /// The transfer's metrics from libcurl's counters for the last hop, offset to the start of the whole exchange,
+    /// which took `total`.
     ///
     /// On a reused connection there was no DNS lookup, connect or handshake, so those are `nil`.
-    func makeMetrics(_ easy: CurlEasyHandle) -> TransferMetrics {
+    func makeMetrics(_ easy: CurlEasyHandle, total: Duration) -> TransferMetrics {
         let reused = easy.info(long: CURLINFO_NUM_CONNECTS).map { $0 == 0 }
         let offset = hopStarted - started
         func time(_ info: CURLINFO) -> Duration? {
@@ -19,7 +20,7 @@ extension CurlTransfer {
             connect: fresh ? time(CURLINFO_CONNECT_TIME_T) : nil,
             tls: fresh && isTLS ? time(CURLINFO_APPCONNECT_TIME_T) : nil,
             firstByte: time(CURLINFO_STARTTRANSFER_TIME_T),
-            total: .now - started,
+            total: total,
             bytesSent: sent,
             bytesReceived: bytesReceived,
             httpVersion: easy.info(long: CURLINFO_HTTP_VERSION).flatMap(Self.httpVersionName),

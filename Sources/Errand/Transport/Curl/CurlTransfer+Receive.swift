@@ -67,12 +67,37 @@ extension CurlTransfer {
         return code
     }
 
-    /// Decides what the head means once complete: interim, a redirect to follow, too large, or the response.
+    /// Decides what a head that came through the header callback means: interim, or the final one.
     private func headEnded() -> Bool {
         if (100..<200).contains(status) { return true }
+        return finalHeadEnded(
+            hasLocation: { head.hasLocation }, declaredLength: { head.contentLength },
+            hasIdentityEncoding: { head.hasIdentityEncoding })
+    }
+
+    /// Decides what the final head means, reading it from libcurl's header store: when the first body bytes arrive,
+    /// or when the transfer ends without any. False aborts the transfer (``failure`` says why).
+    func headEndedInStore() -> Bool {
+        guard let easy else { return false }
+        status = easy.info(long: CURLINFO_RESPONSE_CODE) ?? 0
+        return finalHeadEnded(
+            hasLocation: { easy.header("Location") != nil },
+            declaredLength: {
+                easy.info(offset: CURLINFO_CONTENT_LENGTH_DOWNLOAD_T).flatMap { $0 >= 0 ? Int(exactly: $0) : nil }
+            },
+            hasIdentityEncoding: {
+                easy.header("Content-Encoding").map { $0.lowercased() == "identity" } ?? true
+            })
+    }
+
+    /// Decides what the final head means: a redirect to follow, a body too large, or the response. The facts are
+    /// asked for only when the decision needs them.
+    private func finalHeadEnded(
+        hasLocation: () -> Bool, declaredLength: () -> Int?, hasIdentityEncoding: () -> Bool
+    ) -> Bool {
         headersComplete = true
         let policy = request.redirects
-        if CurlHop.redirectStatuses.contains(status), policy.maxRedirects > 0, head.hasLocation {
+        if CurlHop.redirectStatuses.contains(status), policy.maxRedirects > 0, hasLocation() {
             guard redirectCount < policy.maxRedirects else {
                 fail(.transport(TransportFailure(
                     kind: .tooManyRedirects, url: request.url, underlying: "more than \(policy.maxRedirects) redirects")))
@@ -81,7 +106,7 @@ extension CurlTransfer {
             followsRedirect = true
             return true
         }
-        if let declared = declaredBodySize {
+        if let declared = declaredBodySize(declaredLength, hasIdentityEncoding) {
             guard declared <= request.maxResponseBodySize else {
                 fail(.bodyTooLarge(limit: request.maxResponseBodySize))
                 return false
@@ -93,17 +118,18 @@ extension CurlTransfer {
     }
 
     /// The body size `Content-Length` announces, when it is the size of the decoded body.
-    private var declaredBodySize: Int? {
+    private func declaredBodySize(_ declaredLength: () -> Int?, _ hasIdentityEncoding: () -> Bool) -> Int? {
         guard hop.method != .head, status != 204, status != 304,
-            let length = head.contentLength
+            let length = declaredLength()
         else { return nil }
-        return head.hasIdentityEncoding ? length : nil
+        return hasIdentityEncoding() ? length : nil
     }
 
     /// Takes body bytes: discards a followed redirect's body, enforces the size limit, buffers or streams the rest.
     /// Returns the count taken, 0 to abort, or libcurl's pause value when the stream's reader is behind.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         touch()
+        if !headersComplete, !readsHeadLive, !headEndedInStore() { return 0 }
         if followsRedirect { return bytes.count }
         guard bytesReceived + bytes.count <= request.maxResponseBodySize else {
             fail(.bodyTooLarge(limit: request.maxResponseBodySize))

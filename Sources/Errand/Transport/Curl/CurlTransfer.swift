@@ -38,6 +38,10 @@ final class CurlTransfer: @unchecked Sendable {
     private let finished = Atomic<Bool>(false)
     /// How a buffered outcome reaches its caller.
     let handoff = BufferedHandoff()
+    /// Whether header lines come through libcurl's header callback as they arrive. A stream needs its head the
+    /// moment it is complete, and an idle timeout counts header bytes as activity; any other transfer reads its head
+    /// from libcurl's header store once, which keeps the per-line callbacks off the loop thread.
+    let readsHeadLive: Bool
 
     // Confined to the loop thread once started.
     var easy: CurlEasyHandle?
@@ -73,6 +77,7 @@ final class CurlTransfer: @unchecked Sendable {
         hopStarted = started
         lastActivity = started
         body = ResponseBodyBuffer(pool: owner.loop.bodies)
+        readsHeadLive = channel != nil || request.timeouts.idle != nil
         let easy = try owner.loop.pool.take()
         self.easy = easy
         do {
@@ -87,6 +92,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     deinit {
         releaseResources()
+        // A buffered response's handle waits for its caller in ``takeResponse(_:)``; one never taken goes back here.
+        if let easy { owner.loop.pool.recycle(easy, clean: false) }
     }
 
     // MARK: Any thread
@@ -165,37 +172,58 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
-    /// Delivers the outcome (once) and gives back the easy handle for the pool, with the resumption of a buffered
-    /// caller that had suspended, for the caller of this method to perform.
+    /// Delivers the outcome (once), with the resumption of a buffered caller that had suspended for the caller of
+    /// this method to perform, and gives back the easy handle for the pool — except after a buffered success, when
+    /// the handle stays with the transfer until its caller has read the head and metrics from it
+    /// (``takeResponse(_:)``). The handle must be out of the multi handle.
     func finish(code: CURLcode) -> (handle: CurlEasyHandle?, resumption: Resumption?) {
-        let handle = easy
-        easy = nil
+        var handle = easy
         finished.store(true, ordering: .releasing)
         var outcome: ErrandError? = failure
         if outcome == nil && code != CURLE_OK {
             outcome = CurlFailure.error(for: code, message: handle?.errorMessage, url: hop.url)
         }
-        let metrics = handle.map(makeMetrics) ?? TransferMetrics(total: .now - started)
+        let total = ContinuousClock.now - started
         releaseResources()
         owner.loop.inFlight.subtract(1, ordering: .relaxed)
-        owner.loop.noteExchange(lasting: metrics.total)
+        owner.loop.noteExchange(lasting: total)
         var resumption: Resumption?
         switch delivery {
         case .buffered:
             if let outcome {
+                easy = nil
                 resumption = handoff.deliver(.failure(outcome))
             } else {
+                handle = nil
                 resumption = handoff.deliver(.success(CurlResponse(
-                    status: status, head: head, body: body.takeData(), url: hop.url, metrics: metrics)))
+                    status: status, head: head, body: body.takeData(), url: hop.url, total: total)))
             }
         case .streaming(let continuation):
+            easy = nil
             continuation.resume(throwing: outcome ?? .transport(TransportFailure(
                 kind: .badResponse, url: hop.url, underlying: "the transfer ended without a response")))
         case nil:
+            easy = nil
             channel?.finish(outcome)
         }
         delivery = nil
         return (handle, resumption)
+    }
+
+    /// Caller, once: completes a buffered response handed over by ``finish(code:)`` with its header fields and
+    /// metrics, read from the handle, and gives the handle back to the pool.
+    func takeResponse(_ response: CurlResponse) -> TransportResponse {
+        guard let easy else {
+            return TransportResponse(
+                status: response.status, headers: response.head.headers(), body: response.body, url: response.url,
+                metrics: TransferMetrics(total: response.total))
+        }
+        let headers = readsHeadLive ? response.head.headers() : easy.responseHeaders()
+        let metrics = makeMetrics(easy, total: response.total)
+        self.easy = nil
+        owner.loop.pool.recycle(easy, clean: true)
+        return TransportResponse(
+            status: response.status, headers: headers, body: response.body, url: response.url, metrics: metrics)
     }
 
     /// Resumes the stream's waiting task with the response head; the body follows through the channel.

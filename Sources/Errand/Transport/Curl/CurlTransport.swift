@@ -41,10 +41,10 @@ public final class CurlTransport: Transport {
         transfer.start(.buffered)
         if loop.expectsQuickExchange, let outcome = transfer.handoff.watch(for: loop.quickExchange) {
             loop.quickHandoffs.add(1, ordering: .relaxed)
-            return try outcome.get().transportResponse()
+            return try transfer.takeResponse(outcome.get())
         }
         return try await withTaskCancellationHandler {
-            try await transfer.handoff.wait().transportResponse()
+            try await transfer.takeResponse(transfer.handoff.wait())
         } onCancel: {
             transfer.cancel()
         }
