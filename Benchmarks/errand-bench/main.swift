@@ -20,11 +20,7 @@ func runBenchmark() async throws {
     for size in options.sizes {
         let clients = selected.filter { $0.sizes.contains(size) }
         guard !clients.isEmpty else { continue }
-        let fileURL = server.baseURL.appendingPathComponent(size.path)
-        let expected = try await expectedLength(of: fileURL)
-        if let encoding = try await encodingOffered(for: fileURL) {
-            log("errand-bench: warning: the server answers \(size.path) with Content-Encoding: \(encoding) when asked; errand-curl asks and raw-libcurl does not, so they receive different bytes (scripts/bench serves it uncompressed)")
-        }
+        let expected = try await expectedLength(of: server.baseURL.appendingPathComponent(size.path))
         for concurrency in options.concurrencies {
             let workload = Workload(
                 size: size, baseURL: server.baseURL, concurrency: concurrency,
@@ -53,15 +49,6 @@ func fastestRounds(of clients: [BenchClient], on workload: Workload, rounds: Int
         }
     }
     return clients.compactMap { client in fastest[client.name].map { $0.with(roundRPS: rates[client.name] ?? []) } }
-}
-
-/// The content coding the server applies when a client asks for gzip or brotli, as errand-curl does; `nil` when it
-/// sends the file as it is.
-func encodingOffered(for url: URL) async throws -> String? {
-    let transport = CurlTransport()
-    let response = try await transport.send(TransportRequest(url: url, headers: ["Accept-Encoding": "gzip, br"]))
-    guard let encoding = response.headers["Content-Encoding"], encoding.lowercased() != "identity" else { return nil }
-    return encoding
 }
 
 /// The file's length, from one fetch, so every benchmarked response can be checked against it.

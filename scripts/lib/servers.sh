@@ -98,8 +98,7 @@ servers_start_nginx() {
   "$SERVERS_PY" "$root/Tests/Servers/make_static.py" "$www"
   chmod -R a+rX "$SERVERS_STATE"
   sed -e "s#@HTTPS_PORT@#$https_port#g" -e "s#@HTTP_PORT@#$http_port#g" -e "s#@STATE@#$SERVERS_STATE#g" \
-    -e "s#@WWW@#$www#g" -e "s#@USER@#$(id -un)#g" \
-    -e "s#@GZIP@#${SERVERS_GZIP:-on}#g" "$root/Tests/Servers/nginx.conf.template" >"$SERVERS_STATE/nginx.conf"
+    -e "s#@WWW@#$www#g" -e "s#@USER@#$(id -un)#g" "$root/Tests/Servers/nginx.conf.template" >"$SERVERS_STATE/nginx.conf"
   local nginx_bin; nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
   "$nginx_bin" -p "$SERVERS_STATE" -c "$SERVERS_STATE/nginx.conf" -g 'daemon off;' >"$SERVERS_STATE/nginx.log" 2>&1 &
   SERVER_PIDS+=($!)
