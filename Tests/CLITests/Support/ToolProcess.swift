@@ -63,8 +63,9 @@ struct ToolProcess {
         process.currentDirectoryURL = home
         let id = UUID().uuidString
         let outURL = home.appendingPathComponent("\(id).out"), errURL = home.appendingPathComponent("\(id).err")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        for url in [outURL, errURL] where !FileManager.default.createFile(atPath: url.path, contents: nil) {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
         let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
