@@ -6,13 +6,16 @@ import Synchronization
 ///
 /// States: created (an easy handle taken from the pool and configured by the calling task) → started (handed to the
 /// loop) → running (in the multi handle; a followed redirect reconfigures the same handle and runs again) → finished
-/// (the outcome delivered exactly once, the handle back in the pool). A failure Errand decides (cancelled, timed out,
-/// too large, refused redirect) is recorded in ``failure`` and wins over the code libcurl reports for the abort.
+/// (the outcome delivered exactly once; the handle back in the pool, or, after a buffered success, handed with the
+/// transfer to the caller, who reads the head and metrics from it in ``takeResponse(_:)`` and then gives it back).
+/// A failure Errand decides (cancelled, timed out, too large, refused redirect) is recorded in ``failure`` and wins
+/// over the code libcurl reports for the abort.
 ///
 /// `@unchecked Sendable` because its mutable state is confined: the calling task writes it before ``start(_:)``
-/// hands the transfer to the loop through the loop's locked queue, and from then on only the loop thread (running
-/// libcurl's callbacks and the completion) touches it. What other threads may call — ``cancel()`` and ``resume()``
-/// — goes through atomics and that same queue.
+/// hands the transfer to the loop through the loop's locked queue; from then on only the loop thread (running
+/// libcurl's callbacks and the completion) touches it, until the outcome's hand-off (release, then acquire) passes it
+/// back to the calling task with the handle out of the multi handle. What other threads may call — ``cancel()`` and
+/// ``resume()`` — goes through atomics and that same queue.
 final class CurlTransfer: @unchecked Sendable {
     /// Who waits for the outcome.
     ///
