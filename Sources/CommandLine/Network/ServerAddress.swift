@@ -1,3 +1,4 @@
+import Errand
 import Foundation
 
 /// The `--base-url` rules: a server root `scheme://host[:port]` with no path, query or credentials; `https`, or
@@ -54,8 +55,8 @@ public enum ServerAddress {
         root.scheme = scheme
         root.host = components.host
         root.port = components.port
-        // The client reads the host from the URL the way `URL.host` does; make sure it sees one too.
-        guard let url = root.url, let parsedHost = url.host, !parsedHost.isEmpty else {
+        // The root must be one the client builds request URLs on.
+        guard let url = root.url, (try? URLBuilder.url(base: url, segments: [])) != nil else {
             throw fail("is not a valid URL: '\(text)'")
         }
         return url

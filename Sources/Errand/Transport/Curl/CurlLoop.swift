@@ -247,7 +247,7 @@ final class CurlLoop: @unchecked Sendable {
     private func conclude(_ transfer: CurlTransfer, code: CURLcode, in multi: UnsafeMutableRawPointer) {
         guard let easy = transfer.easy else { return }
         // A head read from libcurl's store is decided when the body starts; one with no body, here.
-        if code == CURLE_OK, !transfer.headersComplete, !transfer.readsHeadLive { _ = transfer.headEndedInStore() }
+        if code == CURLE_OK { _ = transfer.decideStoredHead() }
         if transfer.shouldFollowRedirect(after: code) {
             detach(transfer, easy, from: multi)
             if transfer.prepareRedirect() {

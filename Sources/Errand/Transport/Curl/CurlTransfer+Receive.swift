@@ -75,9 +75,11 @@ extension CurlTransfer {
             hasIdentityEncoding: { head.hasIdentityEncoding })
     }
 
-    /// Decides what the final head means, reading it from libcurl's header store: when the first body bytes arrive,
-    /// or when the transfer ends without any. False aborts the transfer (``failure`` says why).
-    func headEndedInStore() -> Bool {
+    /// Decides, once, what the final head means when it was not read through the header callback, reading it from
+    /// libcurl's header store: when the first body bytes arrive, or when the transfer ends without any. False aborts
+    /// the transfer (``failure`` says why); true when there is nothing (more) to decide.
+    func decideStoredHead() -> Bool {
+        guard !readsHeadLive, !headersComplete else { return true }
         guard let easy else { return false }
         status = easy.info(long: CURLINFO_RESPONSE_CODE) ?? 0
         return finalHeadEnded(
@@ -129,7 +131,7 @@ extension CurlTransfer {
     /// Returns the count taken, 0 to abort, or libcurl's pause value when the stream's reader is behind.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         touch()
-        if !headersComplete, !readsHeadLive, !headEndedInStore() { return 0 }
+        guard decideStoredHead() else { return 0 }
         if followsRedirect { return bytes.count }
         guard bytesReceived + bytes.count <= request.maxResponseBodySize else {
             fail(.bodyTooLarge(limit: request.maxResponseBodySize))

@@ -180,12 +180,16 @@ final class CurlTransfer: @unchecked Sendable {
     /// the handle stays with the transfer until its caller has read the head and metrics from it
     /// (``takeResponse(_:)``). The handle must be out of the multi handle.
     func finish(code: CURLcode) -> (handle: CurlEasyHandle?, resumption: Resumption?) {
-        var handle = easy
         finished.store(true, ordering: .releasing)
         var outcome: ErrandError? = failure
         if outcome == nil && code != CURLE_OK {
-            outcome = CurlFailure.error(for: code, message: handle?.errorMessage, url: hop.url)
+            outcome = CurlFailure.error(for: code, message: easy?.errorMessage, url: hop.url)
         }
+        // A buffered success keeps its handle for the caller's ``takeResponse(_:)``.
+        var keepsHandle = false
+        if case .buffered = delivery { keepsHandle = outcome == nil }
+        let handle = keepsHandle ? nil : easy
+        if !keepsHandle { easy = nil }
         let total = ContinuousClock.now - started
         releaseResources()
         owner.loop.inFlight.subtract(1, ordering: .relaxed)
@@ -194,19 +198,15 @@ final class CurlTransfer: @unchecked Sendable {
         switch delivery {
         case .buffered:
             if let outcome {
-                easy = nil
                 resumption = handoff.deliver(.failure(outcome))
             } else {
-                handle = nil
                 resumption = handoff.deliver(.success(CurlResponse(
                     status: status, head: head, body: body.takeData(), url: hop.url, total: total)))
             }
         case .streaming(let continuation):
-            easy = nil
             continuation.resume(throwing: outcome ?? .transport(TransportFailure(
                 kind: .badResponse, url: hop.url, underlying: "the transfer ended without a response")))
         case nil:
-            easy = nil
             channel?.finish(outcome)
         }
         delivery = nil
@@ -216,17 +216,14 @@ final class CurlTransfer: @unchecked Sendable {
     /// Caller, once: completes a buffered response handed over by ``finish(code:)`` with its header fields and
     /// metrics, read from the handle, and gives the handle back to the pool.
     func takeResponse(_ response: CurlResponse) -> TransportResponse {
-        guard let easy else {
-            return TransportResponse(
-                status: response.status, headers: response.head.headers(), body: response.body, url: response.url,
-                metrics: TransferMetrics(total: response.total))
-        }
-        let headers = readsHeadLive ? response.head.headers() : easy.responseHeaders()
-        let metrics = makeMetrics(easy, total: response.total)
-        self.easy = nil
-        owner.loop.pool.recycle(easy, clean: true)
+        let handle = easy
+        easy = nil
+        defer { if let handle { owner.loop.pool.recycle(handle, clean: true) } }
+        let fromStore = readsHeadLive ? nil : handle?.responseHeaders()
         return TransportResponse(
-            status: response.status, headers: headers, body: response.body, url: response.url, metrics: metrics)
+            status: response.status, headers: fromStore ?? response.head.headers(), body: response.body,
+            url: response.url,
+            metrics: handle.map { makeMetrics($0, total: response.total) } ?? TransferMetrics(total: response.total))
     }
 
     /// Resumes the stream's waiting task with the response head; the body follows through the channel.
