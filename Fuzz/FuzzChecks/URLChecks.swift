@@ -62,7 +62,11 @@ enum URLChecks {
         }
         let standardized = url.standardized.path
         let basePath = base.standardized.path
-        if !standardized.hasPrefix(basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath) {
+        // Compared as bytes, segment by segment: `String.hasPrefix` compares characters, and a character such as
+        // U+06DD (a prepended concatenation mark) joins the `/` after it into one, so a path below the base would not
+        // "start with" it. And `/v1` must not count as the start of `/v10`.
+        let prefix = basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath
+        if standardized != prefix, !standardized.utf8.starts(with: (prefix + "/").utf8) {
             violations.append("\(url.absoluteString) escapes the base path \(basePath)")
         }
         let sent = (components.percentEncodedQuery ?? "").split(separator: "&", omittingEmptySubsequences: false)
