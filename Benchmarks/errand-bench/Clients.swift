@@ -40,6 +40,7 @@ struct BenchClient: Sendable {
         // with most closely run soonest after it; URLSession, ten times slower, runs last.
         BenchClient(name: "errand-curl", run: errandCurl),
         BenchClient(name: "raw-libcurl", run: RawLibcurl.run),
+        BenchClient(name: "errand-transport", run: errandTransport),
         BenchClient(name: "errand-curl-resilient", run: errandCurlResilient),
         BenchClient(name: "errand-cache-memory", sizes: [.small], requestFactor: 10, run: errandCacheMemory),
         BenchClient(name: "errand-cache-disk", sizes: [.small], requestFactor: 10, run: errandCacheDisk),
@@ -49,6 +50,20 @@ struct BenchClient: Sendable {
     /// Errand's `APIClient` over ``CurlTransport`` with its default configuration.
     static func errandCurl(_ workload: Workload) async throws -> Measurement {
         try await measureErrand(workload, transport: CurlTransport())
+    }
+
+    /// ``CurlTransport`` on its own, without `APIClient`: the request raw libcurl sends (plus
+    /// `Accept-Encoding: identity`), no timeouts. Next to ``errandCurl(_:)`` it shows what the client layer and its
+    /// default headers cost, and next to raw libcurl what the transport's hand-offs cost.
+    static func errandTransport(_ workload: Workload) async throws -> Measurement {
+        let transport = CurlTransport()
+        let request = TransportRequest(url: workload.url, headers: ["Accept-Encoding": "identity"], maxResponseBodySize: 10_000_000)
+        let fetch: @Sendable () async throws -> Void = {
+            let response = try await transport.send(request)
+            try workload.check(bodyLength: response.body.count, status: response.status)
+        }
+        try await workload.concurrently(workload.warmUpRequests, fetch)
+        return try await workload.measure(fetch)
     }
 
     /// Errand's `APIClient` over ``URLSessionTransport``.

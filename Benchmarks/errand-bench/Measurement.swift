@@ -11,6 +11,10 @@ struct Measurement: Sendable {
     let seconds: Double
     let cpuSeconds: Double
     let peakRSSMegabytes: Double
+    /// CPU time every process on the machine used meanwhile (Linux, from `/proc/stat`; `nil` elsewhere): the client's
+    /// share plus the server's and the kernel's network work, which on a machine whose processors are all busy is
+    /// what a request really costs.
+    let machineCPUSeconds: Double?
     /// The median time of one request, where the client measured it.
     var p50Seconds: Double?
 
@@ -30,19 +34,23 @@ struct Measurement: Sendable {
 
     private struct Stopwatch {
         let cpuBefore: Double
+        let machineBefore: Double?
         let started: ContinuousClock.Instant
 
         init() {
             resetPeakMemory()
             cpuBefore = processCPUSeconds()
+            machineBefore = machineCPUSeconds()
             started = .now
         }
 
         func stop() -> Measurement {
             let elapsed = ContinuousClock.now - started
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let machine = machineCPUSeconds().flatMap { after in machineBefore.map { after - $0 } }
             return Measurement(
-                seconds: seconds, cpuSeconds: processCPUSeconds() - cpuBefore, peakRSSMegabytes: peakMemoryMegabytes())
+                seconds: seconds, cpuSeconds: processCPUSeconds() - cpuBefore, peakRSSMegabytes: peakMemoryMegabytes(),
+                machineCPUSeconds: machine)
         }
     }
 
@@ -51,6 +59,22 @@ struct Measurement: Sendable {
         getrusage(selfUsage, &usage)
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// The busy time of all processors since boot, from the first line of `/proc/stat` (user, nice, system, irq,
+    /// softirq and steal ticks; idle and I/O wait left out); `nil` where there is no such file.
+    private static func machineCPUSeconds() -> Double? {
+        #if os(Linux)
+        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+            let line = text.split(separator: "\n").first, line.hasPrefix("cpu ")
+        else { return nil }
+        let ticks = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+        guard ticks.count >= 8 else { return nil }
+        let busy = ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6] + ticks[7]
+        return busy / Double(sysconf(Int32(_SC_CLK_TCK)))
+        #else
+        return nil
+        #endif
     }
 
     /// Resets Linux's high-water mark of resident memory (VmHWM), so each run reports its own peak.

@@ -10,6 +10,8 @@ struct BenchResult: Sendable, Encodable {
     let rps: Double
     let cpuSeconds: Double
     let peakRSSMB: Double
+    /// CPU seconds every process on the machine used during the round (Linux), the server's included.
+    let machineCPUSeconds: Double?
     /// The median request latency in milliseconds, where the client measured it.
     let p50Milliseconds: Double?
     /// The rate of every round, in the order they ran.
@@ -19,6 +21,7 @@ struct BenchResult: Sendable, Encodable {
         case client, size, concurrency, requests, seconds, rps
         case cpuSeconds = "cpu_seconds"
         case peakRSSMB = "peak_rss_mb"
+        case machineCPUSeconds = "machine_cpu_seconds"
         case p50Milliseconds = "p50_ms"
         case roundRPS = "round_rps"
     }
@@ -39,6 +42,7 @@ struct BenchResult: Sendable, Encodable {
         rps = Double(workload.requests) / measurement.seconds
         cpuSeconds = measurement.cpuSeconds
         peakRSSMB = measurement.peakRSSMegabytes
+        machineCPUSeconds = measurement.machineCPUSeconds
         p50Milliseconds = measurement.p50Seconds.map { $0 * 1000 }
     }
 }
@@ -81,16 +85,17 @@ enum Report {
 
     static func table(_ results: [BenchResult]) -> String {
         var lines = [
-            "| client | size | C | requests | seconds | req/s | p50 ms | CPU s | CPU ms/req | peak RSS MB |",
-            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+            "| client | size | C | requests | seconds | req/s | p50 ms | CPU s | CPU ms/req | machine CPU ms/req | peak RSS MB |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
         for result in results {
             let cpuPerRequest = result.cpuSeconds * 1000 / Double(result.requests)
+            let machinePerRequest = result.machineCPUSeconds.map { format($0 * 1000 / Double(result.requests), 3) } ?? ""
             lines.append(
                 "| \(result.client) | \(result.size) | \(result.concurrency) | \(result.requests) | "
                     + "\(format(result.seconds, 2)) | \(format(result.rps, 0)) | "
                     + "\(result.p50Milliseconds.map { format($0, 3) } ?? "") | \(format(result.cpuSeconds, 2)) | "
-                    + "\(format(cpuPerRequest, 3)) | \(format(result.peakRSSMB, 1)) |")
+                    + "\(format(cpuPerRequest, 3)) | \(machinePerRequest) | \(format(result.peakRSSMB, 1)) |")
         }
         let ratios = self.ratios(results)
         if !ratios.isEmpty {
@@ -134,6 +139,12 @@ enum Report {
         let concurrencies = Array(Set(results.map(\.concurrency))).sorted()
         for size in ["small", "big"] {
             for concurrency in concurrencies {
+                // The transport without the client layer, for what each costs; no target.
+                if let transport = row("errand-transport", size, concurrency), let raw = row("raw-libcurl", size, concurrency) {
+                    ratios.append(BenchRatio(
+                        name: "errand-transport / raw-libcurl", size: size, concurrency: concurrency,
+                        value: ratio(transport, raw), target: nil))
+                }
                 guard let curl = row("errand-curl", size, concurrency) else { continue }
                 func add(_ client: String, _ name: String, target: Double?) {
                     guard let other = row(client, size, concurrency) else { return }
