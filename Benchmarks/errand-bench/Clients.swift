@@ -40,8 +40,9 @@ struct BenchClient: Sendable {
         // with most closely run soonest after it; URLSession, ten times slower, runs last.
         BenchClient(name: "errand-curl", run: errandCurl),
         BenchClient(name: "raw-libcurl", run: RawLibcurl.run),
-        BenchClient(name: "errand-transport", run: errandTransport),
         BenchClient(name: "errand-curl-resilient", run: errandCurlResilient),
+        // Shown for information: the transport without the client layer.
+        BenchClient(name: "errand-transport", run: errandTransport),
         BenchClient(name: "errand-cache-memory", sizes: [.small], requestFactor: 10, run: errandCacheMemory),
         BenchClient(name: "errand-cache-disk", sizes: [.small], requestFactor: 10, run: errandCacheDisk),
         BenchClient(name: "errand-urlsession", requestFactor: 0.5, run: errandURLSession),

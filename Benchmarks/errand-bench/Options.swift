@@ -18,7 +18,7 @@ struct Options {
           --requests N      requests per round for small.json (default 4000; the cache clients measure ten times as
                             many hits, errand-urlsession half as many); --big-requests for big.json (default 800)
           --rounds N        interleaved rounds per client; the fastest is reported (default 7)
-          --clients         errand-curl, raw-libcurl, errand-transport, errand-curl-resilient, errand-cache-memory,
+          --clients         errand-curl, raw-libcurl, errand-curl-resilient, errand-transport, errand-cache-memory,
                             errand-cache-disk, errand-urlsession (default: all; the cache clients fetch only the
                             small file; errand-transport is CurlTransport without APIClient)
         Without --url (or ERRAND_NGINX_HTTP_URL) it starts nginx through scripts/bench --serve.
