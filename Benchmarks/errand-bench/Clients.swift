@@ -58,13 +58,13 @@ struct BenchClient: Sendable {
     /// default headers cost, and next to raw libcurl what the transport's hand-offs cost.
     static func errandTransport(_ workload: Workload) async throws -> Measurement {
         let transport = CurlTransport()
-        let request = TransportRequest(url: workload.url, headers: ["Accept-Encoding": "identity"], maxResponseBodySize: 10_000_000)
+        let request = TransportRequest(
+            url: workload.url, headers: ["Accept-Encoding": "identity"], maxResponseBodySize: 10_000_000)
         let fetch: @Sendable () async throws -> Void = {
             let response = try await transport.send(request)
             try workload.check(bodyLength: response.body.count, status: response.status)
         }
-        try await workload.concurrently(workload.warmUpRequests, fetch)
-        return try await workload.measure(fetch)
+        return try await workload.warmUpAndMeasure(fetch)
     }
 
     /// Errand's `APIClient` over ``URLSessionTransport``.
@@ -106,8 +106,7 @@ struct BenchClient: Sendable {
             let response = try await client.send(request)
             try workload.check(bodyLength: response.value.count, status: response.status)
         }
-        try await workload.concurrently(workload.warmUpRequests, fetch)
-        return try await workload.measure(fetch)
+        return try await workload.warmUpAndMeasure(fetch)
     }
 
     /// Stores the file under nginx's `/cache/max-age-60/` route with one request, then measures hits of it: every
@@ -124,8 +123,7 @@ struct BenchClient: Sendable {
             }
             try workload.check(bodyLength: response.value.count, status: response.status)
         }
-        try await workload.concurrently(workload.warmUpRequests, fetch)
-        return try await workload.measure(fetch)
+        return try await workload.warmUpAndMeasure(fetch)
     }
 
     private static func makeClient(_ workload: Workload, transport: any Transport, middleware: [any Middleware]) -> APIClient {

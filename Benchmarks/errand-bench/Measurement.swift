@@ -61,16 +61,17 @@ struct Measurement: Sendable {
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
-    /// The busy time of all processors since boot, from the first line of `/proc/stat` (user, nice, system, irq,
-    /// softirq and steal ticks; idle and I/O wait left out); `nil` where there is no such file.
+    /// The busy time of all processors since boot, from the first line of `/proc/stat` (user, nice, system, irq and
+    /// softirq ticks; idle, I/O wait and time the hypervisor gave to other machines left out); `nil` where there is no
+    /// such file.
     private static func machineCPUSeconds() -> Double? {
         #if os(Linux)
         guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
             let line = text.split(separator: "\n").first, line.hasPrefix("cpu ")
         else { return nil }
         let ticks = line.split(separator: " ").dropFirst().compactMap { Double($0) }
-        guard ticks.count >= 8 else { return nil }
-        let busy = ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6] + ticks[7]
+        guard ticks.count >= 7 else { return nil }
+        let busy = ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6]
         return busy / Double(sysconf(Int32(_SC_CLK_TCK)))
         #else
         return nil

@@ -85,12 +85,14 @@ enum Report {
 
     static func table(_ results: [BenchResult]) -> String {
         var lines = [
-            "| client | size | C | requests | seconds | req/s | p50 ms | CPU s | CPU ms/req | machine CPU ms/req | peak RSS MB |",
+            "| client | size | C | requests | seconds | req/s | p50 ms | CPU s | CPU ms/req | machine CPU ms/req "
+                + "| peak RSS MB |",
             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
         for result in results {
             let cpuPerRequest = result.cpuSeconds * 1000 / Double(result.requests)
-            let machinePerRequest = result.machineCPUSeconds.map { format($0 * 1000 / Double(result.requests), 3) } ?? ""
+            let machinePerRequest =
+                result.machineCPUSeconds.map { format($0 * 1000 / Double(result.requests), 3) } ?? ""
             lines.append(
                 "| \(result.client) | \(result.size) | \(result.concurrency) | \(result.requests) | "
                     + "\(format(result.seconds, 2)) | \(format(result.rps, 0)) | "
@@ -140,7 +142,9 @@ enum Report {
         for size in ["small", "big"] {
             for concurrency in concurrencies {
                 // The transport without the client layer, for what each costs; no target.
-                if let transport = row("errand-transport", size, concurrency), let raw = row("raw-libcurl", size, concurrency) {
+                if let transport = row("errand-transport", size, concurrency),
+                    let raw = row("raw-libcurl", size, concurrency)
+                {
                     ratios.append(BenchRatio(
                         name: "errand-transport / raw-libcurl", size: size, concurrency: concurrency,
                         value: ratio(transport, raw), target: nil))

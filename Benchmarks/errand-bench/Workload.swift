@@ -33,6 +33,12 @@ struct Workload: Sendable {
         }
     }
 
+    /// Warms up with ``warmUpRequests`` fetches, then measures ``requests`` of them.
+    func warmUpAndMeasure(_ fetch: @escaping @Sendable () async throws -> Void) async throws -> Measurement {
+        try await concurrently(warmUpRequests, fetch)
+        return try await measure(fetch)
+    }
+
     /// Measures `count` = ``requests`` fetches, `concurrency` at a time, timing each one for the median latency.
     ///
     /// Each worker keeps its own latencies (no shared state on the measured path); they are merged at the end.
