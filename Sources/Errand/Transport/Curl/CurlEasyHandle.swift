@@ -87,13 +87,17 @@ struct CurlEasyHandle: @unchecked Sendable {
         return errand_curl_easy_getinfo_off_t(raw, offset, &value) == CURLE_OK ? Int64(value) : nil
     }
 
-    /// The value of the last response's first header field called `name` (any case), from libcurl's header store.
-    func header(_ name: String) -> String? {
+    /// Calls `body` with the bytes of the value of the last response's first header field called `name` (any case),
+    /// from libcurl's header store, without copying them; `nil` when there is no such field.
+    func withHeader<Result>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         var field: UnsafeMutablePointer<curl_header>?
         guard curl_easy_header(raw, name, 0, UInt32(CURLH_HEADER), -1, &field) == CURLHE_OK, let field,
             let value = field.pointee.value
         else { return nil }
-        return String(cString: value)
+        let count = strlen(value)
+        return value.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+            body(UnsafeBufferPointer(start: bytes, count: count))
+        }
     }
 
     /// The last response's header fields in the order they came (no interim 1xx heads, no trailers), from libcurl's

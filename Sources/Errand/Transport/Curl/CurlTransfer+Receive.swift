@@ -83,12 +83,12 @@ extension CurlTransfer {
         guard let easy else { return false }
         status = easy.info(long: CURLINFO_RESPONSE_CODE) ?? 0
         return finalHeadEnded(
-            hasLocation: { easy.header("Location") != nil },
+            hasLocation: { easy.withHeader("Location") { _ in true } ?? false },
             declaredLength: {
                 easy.info(offset: CURLINFO_CONTENT_LENGTH_DOWNLOAD_T).flatMap { $0 >= 0 ? Int(exactly: $0) : nil }
             },
             hasIdentityEncoding: {
-                easy.header("Content-Encoding").map { $0.lowercased() == "identity" } ?? true
+                easy.withHeader("Content-Encoding", ResponseHead.isIdentityCoding) ?? true
             })
     }
 

@@ -46,10 +46,16 @@ struct ResponseHead: Sendable {
             contentLength = Self.decimal(value)
         case 16 where !sawContentEncoding && Self.equalsIgnoringCase(name, "content-encoding"):
             sawContentEncoding = true
-            hasIdentityEncoding = Self.equalsIgnoringCase(value, "identity")
+            hasIdentityEncoding = Self.isIdentityCoding(value)
         default:
             break
         }
+    }
+
+    /// Whether a `Content-Encoding` value says the body is as sent (`identity`, in any case); the rule for heads
+    /// collected here and for heads read from libcurl's store.
+    static func isIdentityCoding<Bytes: Collection<UInt8>>(_ value: Bytes) -> Bool {
+        equalsIgnoringCase(value, "identity")
     }
 
     /// Plain decimal digits as a number (at most 18 of them); `nil` for anything else.
