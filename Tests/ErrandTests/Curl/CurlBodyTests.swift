@@ -52,6 +52,25 @@ struct CurlBodyTests {
         }
     }
 
+    @Test("a declared body over the limit fails at its head, not after the limit's worth of bytes, however the head is read",
+        .enabled(if: TestServer.httpbin.isUsable),
+        arguments: [Timeouts(total: .seconds(60)), Timeouts(idle: .seconds(60), total: .seconds(60))])
+    func declaredLengthDecidesEarly(timeouts: Timeouts) async throws {
+        // httpbin sends `Content-Length: 2000` at once, then a byte every 10 ms: the limit's 1,000 bytes would take
+        // 10 s to arrive, so only the declared length can fail the request within a few seconds.
+        let request = try CurlTest.request(
+            .httpbin, "/drip?numbytes=2000&duration=20&delay=0", timeouts: timeouts, maxResponseBodySize: 1_000)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let error = await #expect(throws: ErrandError.self) { try await CurlTest.transport().send(request) }
+        guard case .bodyTooLarge(let limit)? = error else {
+            Issue.record("expected bodyTooLarge, got \(String(describing: error))")
+            return
+        }
+        #expect(limit == 1_000)
+        #expect(clock.now - started < .seconds(3))
+    }
+
     @Test("a compressed body over the limit fails while it arrives", .enabled(if: TestServer.nginxHTTP.isUsable))
     func decodedBodyTooLarge() async throws {
         // nginx gzips big.json (~200 KB), so no Content-Length tells the decoded size up front.
