@@ -102,6 +102,11 @@ struct CurlEasyHandle: @unchecked Sendable {
 
     /// The last response's header fields in the order they came (no interim 1xx heads, no trailers), from libcurl's
     /// header store; names as sent, values trimmed.
+    ///
+    /// Quadratic in the number of fields: for every field it returns, `curl_easy_nextheader` walks the whole store to
+    /// count the fields of the same name. With nginx's eight fields that is about 2% of the process's time at 16 small
+    /// requests in flight; reading every head through the header callback instead moved the rate by less than the
+    /// machine's noise.
     func responseHeaders() -> HTTPHeaders {
         var fields: [HTTPHeaders.Field] = []
         fields.reserveCapacity(16)
