@@ -1,9 +1,21 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// libcurl exists on Linux and in the macOS SDK, never on iOS, tvOS, watchOS or visionOS. `ERRAND_NO_CURL=1` leaves it
+// out on every platform, so a Linux machine compiles and tests exactly the source set an iOS build compiles.
+let buildsCurl = Context.environment["ERRAND_NO_CURL"] != "1"
+let curl: [Target.Dependency] = buildsCurl ? [.target(name: "CCurl", condition: .when(platforms: [.linux, .macOS]))] : []
+let curlLibrary: [Target] = buildsCurl ? [
+    .systemLibrary(
+        name: "CCurl",
+        pkgConfig: "libcurl",
+        providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+    ),
+] : []
+
 let package = Package(
     name: "Errand",
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Errand", targets: ["Errand"]),
         .library(name: "ErrandTesting", targets: ["ErrandTesting"]),
@@ -20,13 +32,8 @@ let package = Package(
         .executable(name: "fuzz-models", targets: ["fuzz-models"]),
         .executable(name: "fuzz-cli", targets: ["fuzz-cli"]),
     ],
-    targets: [
-        // System libraries (module map + shim header).
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
-        ),
+    targets: curlLibrary + [
+        // System libraries (module map + shim header); CCurl is declared above.
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -34,7 +41,7 @@ let package = Package(
         ),
 
         // The client: requests, URL building, errors, decoding, middleware, transports, cache.
-        .target(name: "Errand", dependencies: ["CCurl", "CSQLite"]),
+        .target(name: "Errand", dependencies: curl + ["CSQLite"]),
         .target(name: "ErrandTesting", dependencies: ["Errand"]),
 
         // SDKs.
@@ -52,7 +59,7 @@ let package = Package(
         .executableTarget(name: "met", dependencies: ["MuseumFeature", "CommandLine"]),
 
         // Benchmarks (release builds; never part of `swift test`).
-        .executableTarget(name: "errand-bench", dependencies: ["Errand", "CCurl"], path: "Benchmarks/errand-bench"),
+        .executableTarget(name: "errand-bench", dependencies: curl + ["Errand"], path: "Benchmarks/errand-bench"),
         // The soak: thousands of requests through the full client to the fault server (scripts/soak).
         .executableTarget(name: "errand-soak", dependencies: ["Errand"], path: "Benchmarks/soak"),
 

@@ -34,20 +34,28 @@ struct BenchClient: Sendable {
             requests: max(1, Int((Double(workload.requests) * requestFactor).rounded())), expectedBytes: workload.expectedBytes)
     }
 
-    /// Every client, in the order they run.
-    static let all: [BenchClient] = [
+    /// Every client, in the order they run: without libcurl (`ERRAND_NO_CURL=1`), the URLSession and cache clients.
+    static let all: [BenchClient] = {
+        var clients: [BenchClient] = []
+        #if canImport(CCurl)
         // Ratios pair each client's round with errand-curl's round of the same number, so the clients it is compared
         // with most closely run soonest after it; URLSession, ten times slower, runs last.
-        BenchClient(name: "errand-curl", run: errandCurl),
-        BenchClient(name: "raw-libcurl", run: RawLibcurl.run),
-        BenchClient(name: "errand-curl-resilient", run: errandCurlResilient),
-        // Shown for information: the transport without the client layer.
-        BenchClient(name: "errand-transport", run: errandTransport),
-        BenchClient(name: "errand-cache-memory", sizes: [.small], requestFactor: 10, run: errandCacheMemory),
-        BenchClient(name: "errand-cache-disk", sizes: [.small], requestFactor: 10, run: errandCacheDisk),
-        BenchClient(name: "errand-urlsession", requestFactor: 0.5, run: errandURLSession),
-    ]
+        clients += [
+            BenchClient(name: "errand-curl", run: errandCurl),
+            BenchClient(name: "raw-libcurl", run: RawLibcurl.run),
+            BenchClient(name: "errand-curl-resilient", run: errandCurlResilient),
+            // Shown for information: the transport without the client layer.
+            BenchClient(name: "errand-transport", run: errandTransport),
+        ]
+        #endif
+        return clients + [
+            BenchClient(name: "errand-cache-memory", sizes: [.small], requestFactor: 10, run: errandCacheMemory),
+            BenchClient(name: "errand-cache-disk", sizes: [.small], requestFactor: 10, run: errandCacheDisk),
+            BenchClient(name: "errand-urlsession", requestFactor: 0.5, run: errandURLSession),
+        ]
+    }()
 
+    #if canImport(CCurl)
     /// Errand's `APIClient` over ``CurlTransport`` with its default configuration.
     static func errandCurl(_ workload: Workload) async throws -> Measurement {
         try await measureErrand(workload, transport: CurlTransport())
@@ -67,11 +75,6 @@ struct BenchClient: Sendable {
         return try await workload.warmUpAndMeasure(fetch)
     }
 
-    /// Errand's `APIClient` over ``URLSessionTransport``.
-    static func errandURLSession(_ workload: Workload) async throws -> Measurement {
-        try await measureErrand(workload, transport: URLSessionTransport())
-    }
-
     /// The resilient chain of docs/Resilience.md over ``CurlTransport``: retry, a rate limiter too generous to ever
     /// make a request wait, and a concurrency limit above every workload's. What it costs is the chain itself.
     static func errandCurlResilient(_ workload: Workload) async throws -> Measurement {
@@ -79,6 +82,12 @@ struct BenchClient: Sendable {
             workload, transport: CurlTransport(),
             middleware: Resilience.middleware(
                 retry: .default, rateLimiter: RateLimiter(rate: 1e9, burst: 1_000_000), maxConcurrent: 64))
+    }
+    #endif
+
+    /// Errand's `APIClient` over ``URLSessionTransport``.
+    static func errandURLSession(_ workload: Workload) async throws -> Measurement {
+        try await measureErrand(workload, transport: URLSessionTransport())
     }
 
     /// Hits of an ``HTTPCache`` held in memory.
@@ -112,7 +121,7 @@ struct BenchClient: Sendable {
     /// Stores the file under nginx's `/cache/max-age-60/` route with one request, then measures hits of it: every
     /// measured response must come from the cache.
     private static func measureCacheHits(_ workload: Workload, cache: HTTPCache) async throws -> Measurement {
-        let client = makeClient(workload, transport: CurlTransport(), middleware: [cache])
+        let client = makeClient(workload, transport: Errand.defaultTransport(), middleware: [cache])
         let request = Request<Data>(path: "cache/max-age-60/" + workload.size.path)
         let first = try await client.send(request)
         try workload.check(bodyLength: first.value.count, status: first.status)

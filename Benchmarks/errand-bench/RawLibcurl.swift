@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import CCurl
 import Foundation
 
@@ -97,3 +98,4 @@ enum RawLibcurl {
         func close() { curl_easy_cleanup(easy) }
     }
 }
+#endif

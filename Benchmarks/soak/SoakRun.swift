@@ -53,7 +53,7 @@ struct SoakRun {
     }
 
     /// The full client: cache (memory and SQLite file) outermost, then retry, rate limit and concurrency limit, over
-    /// its own curl transport (so that its connections close when the soak is over).
+    /// its own transport (so that its connections close when the soak is over): curl where the build has it.
     private static func makeClient(_ options: SoakOptions, cacheFile: URL) -> APIClient {
         let cacheConfiguration = HTTPCache.Configuration(
             defaultTTL: .seconds(2), memoryCostLimit: 1 << 20, diskSizeLimit: 4 << 20)
@@ -66,9 +66,17 @@ struct SoakRun {
             retry: retry, rateLimiter: RateLimiter(rate: 50_000, burst: 256), maxConcurrent: options.concurrency)
         return APIClient(configuration: ClientConfiguration(
             baseURL: options.url,
-            transport: CurlTransport(configuration: .init(maxConnectionsPerHost: options.concurrency)),
+            transport: makeTransport(options),
             middleware: middleware, timeout: .seconds(1), connectTimeout: .seconds(2),
             maxResponseBodySize: 1_000_000))
+    }
+
+    private static func makeTransport(_ options: SoakOptions) -> any Transport {
+        #if canImport(CCurl)
+        return CurlTransport(configuration: .init(maxConnectionsPerHost: options.concurrency))
+        #else
+        return URLSessionTransport()
+        #endif
     }
 
     private static func route(_ options: SoakOptions, _ random: inout SplitMix64) -> SoakRoute {

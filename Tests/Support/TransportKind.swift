@@ -5,8 +5,10 @@ import Foundation
 public enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Foundation's URLSession.
     case urlSession
-    /// libcurl's multi interface.
+    #if canImport(CCurl)
+    /// libcurl's multi interface (absent where libcurl is: iOS and the `ERRAND_NO_CURL=1` build).
     case curl
+    #endif
 
     /// A new transport of this kind, trusting the test CA where the transport can.
     ///
@@ -16,8 +18,10 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomStringConvertib
         switch self {
         case .urlSession:
             return URLSessionTransport()
+        #if canImport(CCurl)
         case .curl:
             return CurlTransport(configuration: .init(caBundle: TestServer.certificateAuthority))
+        #endif
         }
     }
 

@@ -10,7 +10,7 @@ public struct ClientConfiguration: Sendable {
     public var decoder: JSONDecoder
     /// The encoder for JSON bodies.
     public var encoder: JSONEncoder
-    /// The wire. Defaults to ``CurlTransport`` on Linux and ``URLSessionTransport`` on Apple platforms.
+    /// The wire. Defaults to ``Errand/defaultTransport()``: libcurl on Linux, URLSession on Apple platforms.
     public var transport: any Transport
     /// Middleware around the transport, first outermost: retry, limits, cache, auth, …
     public var middleware: [any Middleware]
@@ -82,12 +82,15 @@ public enum Errand {
     /// The library's version, as sent in the default `User-Agent`.
     public static let version = "0.1.0"
 
-    /// The transport used when a configuration names none: libcurl on Linux, URLSession on Apple platforms.
+    /// The transport used when a configuration names none, shared by every client that names none.
+    ///
+    /// ``CurlTransport`` on Linux; ``URLSessionTransport`` on Apple platforms (the system's own networking, and the
+    /// only transport there is on iOS, tvOS, watchOS and visionOS) and in builds without libcurl (`ERRAND_NO_CURL=1`).
     public static func defaultTransport() -> any Transport {
-        #if canImport(Darwin)
-        return URLSessionTransport.shared
+        #if canImport(CCurl) && !canImport(Darwin)
+        return CurlTransport.shared
         #else
-        return defaultLinuxTransport()
+        return URLSessionTransport.shared
         #endif
     }
 }

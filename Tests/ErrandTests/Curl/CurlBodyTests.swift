@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Errand
 import Foundation
 import TestSupport
@@ -172,3 +173,4 @@ struct CurlBodyTests {
         #endif
     }
 }
+#endif

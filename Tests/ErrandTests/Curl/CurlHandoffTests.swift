@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 @testable import Errand
 import Foundation
 import TestSupport
@@ -106,3 +107,4 @@ struct CurlHandoffTests {
         #expect(transport.loop.inFlight.load(ordering: .relaxed) == 0)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Errand
 import Foundation
 import TestSupport
@@ -86,3 +87,4 @@ struct CurlRedirectTests {
         #expect(response.headers["Location"] != nil)
     }
 }
+#endif

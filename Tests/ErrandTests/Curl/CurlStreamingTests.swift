@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Errand
 import Foundation
 import TestSupport
@@ -73,3 +74,4 @@ struct CurlStreamingTests {
         #expect(try CurlTest.json(body)["url"] != nil)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Errand
 import Foundation
 import TestSupport
@@ -75,3 +76,4 @@ struct CurlTLSTests {
         #expect(response.metrics.redirectCount == 1)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Errand
 import Foundation
 import TestSupport
@@ -50,3 +51,4 @@ enum CurlTest {
         return nil
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Errand
 import Foundation
 import TestSupport
@@ -105,3 +106,4 @@ struct CurlTimeoutTests {
         #expect(error.flatMap(CurlTest.failureKind) == .cannotConnect)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 @testable import Errand
 import Foundation
 import Testing
@@ -60,3 +61,4 @@ struct ResponseHeadTests {
         #expect(head.headers().fields.isEmpty)
     }
 }
+#endif

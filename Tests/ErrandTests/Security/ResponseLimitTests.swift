@@ -22,7 +22,7 @@ struct ResponseLimitTests {
             return
         }
         #expect(limit == 1_000_000)
-        if kind == .curl, let before, let after = Self.residentBytes() {
+        if kind != .urlSession, let before, let after = Self.residentBytes() {
             #expect(after - before < 32 << 20, "resident memory grew by \((after - before) >> 20) MiB")
         }
     }

@@ -24,6 +24,7 @@ struct TLSVerificationTests {
         #expect(try await failureKind(URLSessionTransport()) == .tls)
     }
 
+    #if canImport(CCurl)
     @Test("a CA bundle that does not exist is not a reason to skip verification",
         .enabled(if: TestServer.nginxHTTPS.isUsable))
     func missingCABundle() async throws {
@@ -37,4 +38,5 @@ struct TLSVerificationTests {
         let transport = CurlTransport(configuration: .init(caBundle: TestServer.certificateAuthority, pinnedPublicKey: pin))
         #expect(try await failureKind(transport) == .tls)
     }
+    #endif
 }

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import CCurl
 import Foundation
 
@@ -24,3 +25,4 @@ enum BriefWait {
         }
     }
 }
+#endif

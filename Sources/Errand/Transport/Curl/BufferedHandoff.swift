@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Foundation
 import Synchronization
 
@@ -91,3 +92,4 @@ struct CurlResponse: Sendable {
     /// How long the whole exchange took, up to the loop's noticing its end.
     let total: Duration
 }
+#endif

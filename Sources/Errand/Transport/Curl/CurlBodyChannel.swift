@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Foundation
 import Synchronization
 
@@ -156,3 +157,4 @@ final class CurlBodyReader: Sendable {
         ByteStream { [self] in try await next() }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import CCurl
 import Foundation
 import Synchronization
@@ -189,3 +190,4 @@ enum CurlGlobal {
         _ = initialized
     }
 }
+#endif

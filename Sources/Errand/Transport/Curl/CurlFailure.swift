@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import CCurl
 import Foundation
 
@@ -38,3 +39,4 @@ enum CurlFailure {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import CCurl
 
 /// The request header lines an easy handle sends, kept with the handle and reused while requests carry the same
@@ -72,3 +73,4 @@ final class CurlHeaderList: @unchecked Sendable {
         fields = nil
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Foundation
 
 /// One request on the wire: the original one, or the one a followed redirect leads to.
@@ -55,3 +56,4 @@ struct CurlHop: Sendable {
         headers.remove("Content-Length")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import CCurl
 import Foundation
 import Synchronization
@@ -325,3 +326,4 @@ final class CurlLoop: @unchecked Sendable {
         resumption?.perform()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Foundation
 
 /// The request body libcurl pulls through its read callback: bytes in memory, or a file read as it is sent.
@@ -66,3 +67,4 @@ final class CurlRequestBody {
         }
     }
 }
+#endif

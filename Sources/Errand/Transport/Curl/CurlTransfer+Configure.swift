@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import CCurl
 import Foundation
 
@@ -112,3 +113,4 @@ extension CurlTransfer {
         return Int(seconds) * 1000 + Int(fraction)
     }
 }
+#endif

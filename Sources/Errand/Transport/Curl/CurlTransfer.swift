@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import CCurl
 import Foundation
 import Synchronization
@@ -249,3 +250,4 @@ final class CurlTransfer: @unchecked Sendable {
         requestBody = nil
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Foundation
 
 extension CurlTransport {
@@ -34,3 +35,4 @@ extension CurlTransport {
         }
     }
 }
+#endif

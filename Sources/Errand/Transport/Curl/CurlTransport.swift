@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Foundation
 
 /// A transport over libcurl's multi interface: the default on Linux, available on every platform with libcurl.
@@ -68,3 +69,4 @@ public final class CurlTransport: Transport {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Foundation
 import Synchronization
 
@@ -127,3 +128,4 @@ final class ResponseBodyPool: Sendable {
         if !kept { free(base) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 /// A response's header fields as bytes, collected on the loop thread and turned into ``HTTPHeaders`` by whoever takes
 /// the response.
 ///
@@ -104,3 +105,4 @@ struct ResponseHead: Sendable {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
 }
+#endif
