@@ -17,6 +17,19 @@ packages_install() {
   fi
 }
 
+# Prints, one a line, the Debian packages a build of the package still needs beyond the Swift toolchain: the headers
+# of the C libraries it links (libcurl unless ERRAND_NO_CURL=1, SQLite) and pkg-config. The toolchain brings their
+# runtime libraries but not their headers. On macOS the SDK has both, so nothing is printed there.
+packages_missing_for_build() {
+  [[ $(uname -s) == Linux ]] || return 0
+  if [[ ${ERRAND_NO_CURL:-0} != 1 ]]; then
+    compgen -G '/usr/include/curl/curl.h' >/dev/null || compgen -G '/usr/include/*/curl/curl.h' >/dev/null ||
+      echo libcurl4-openssl-dev
+  fi
+  [[ -f /usr/include/sqlite3.h ]] || echo libsqlite3-dev
+  command -v pkg-config >/dev/null 2>&1 || echo pkg-config
+}
+
 # Whether the C++ standard library can be linked: libFuzzer and the sanitizer runtimes are C++.
 packages_have_libstdcxx() {
   [[ -n $(find /usr/lib/gcc /usr/lib64/gcc -name 'libstdc++.so' 2>/dev/null | head -n 1) ]]

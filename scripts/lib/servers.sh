@@ -16,9 +16,7 @@ servers_require_packages() {
   command -v nginx >/dev/null 2>&1 || [[ -x /usr/sbin/nginx ]] || missing+=(nginx)
   command -v openssl >/dev/null 2>&1 || missing+=(openssl)
   [[ -x $SERVERS_PY ]] && "$SERVERS_PY" -c 'import httpbin' >/dev/null 2>&1 || missing+=(python3-httpbin)
-  [[ -f /usr/include/curl/curl.h || -f /usr/include/x86_64-linux-gnu/curl/curl.h ]] || missing+=(libcurl4-openssl-dev)
-  [[ -f /usr/include/sqlite3.h ]] || missing+=(libsqlite3-dev)
-  command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+  mapfile -t -O "${#missing[@]}" missing < <(packages_missing_for_build)
   ((${#missing[@]} == 0)) && return 0
   if [[ $(id -u) != 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
     echo "On macOS: brew install nginx openssl curl, and pip install httpbin (then set SERVERS_PY)." >&2
@@ -131,6 +129,24 @@ servers_start() {
   servers_start_python fault_server ERRAND_FAULT_URL
   servers_start_python replica ERRAND_REPLICA_URL
   servers_log "httpbin ${ERRAND_HTTPBIN_URL}, nginx ${ERRAND_NGINX_HTTPS_URL} ${ERRAND_NGINX_HTTP_URL}, fault ${ERRAND_FAULT_URL:-none}, replica ${ERRAND_REPLICA_URL:-none}"
+}
+
+# servers_check_no_curl DIR: the tools and test bundle built in DIR reference no curl_* symbol of their own (the
+# build without libcurl must not reach libcurl behind Foundation's back; FoundationNetworking's own use of it is its own).
+servers_check_no_curl() {
+  local dir=$1 binary found=0 checked=0
+  command -v nm >/dev/null 2>&1 || { echo "no-curl check: nm is missing (binutils)" >&2; return 1; }
+  for binary in "$dir"/mealdb "$dir"/met "$dir"/*.xctest; do
+    [[ -f $binary ]] || continue
+    checked=$((checked + 1))
+    if nm "$binary" 2>/dev/null | grep -E -q ' [UTtDdBb] curl_'; then
+      echo "no-curl check: $binary references curl_* symbols" >&2
+      found=1
+    fi
+  done
+  ((checked > 0)) || { echo "no-curl check: no binaries in $dir" >&2; return 1; }
+  ((found == 0)) && echo "no-curl check: $checked binaries in $dir reference no curl_* symbol" >&2
+  return "$found"
 }
 
 servers_print_env() {
