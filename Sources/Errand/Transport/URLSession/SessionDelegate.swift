@@ -41,27 +41,47 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(exchange.redirect(from: response, to: request))
     }
 
-    // Errand sends credentials as headers itself, so a 401 is an answer for the client, not a prompt. FoundationNetworking
-    // on Linux either waits forever or cancels here; keep the challenge's response and cancel, and the exchange reports
-    // that response (without its body, which URLSession does not hand over).
+    // Session-wide challenges: server trust and client certificates. Apple's URLSession sends them here (and to the
+    // task-level method below only when this one is missing); FoundationNetworking sends none.
+    func urlSession(
+        _ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        completionHandler(ChallengeAnswer(challenge.protectionSpace).disposition, nil)
+    }
+
+    // A 401 or 407 comes here on every platform. FoundationNetworking on Linux either waits forever or cancels when
+    // asked for credentials; keep the challenge's response and cancel, and the exchange reports that response (without
+    // its body, which URLSession does not hand over).
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        // FoundationNetworking hands over no failureResponse: rebuild the status line it stands for.
-        let status = challenge.protectionSpace.isProxy() ? 407 : 401
-        let realm = challenge.protectionSpace.realm.map { " realm=\"\($0)\"" } ?? ""
-        let header = status == 407 ? "Proxy-Authenticate" : "WWW-Authenticate"
-        let response = challenge.failureResponse
-            ?? task.currentRequest?.url.flatMap { url in
-                HTTPURLResponse(
-                    url: url, statusCode: status, httpVersion: "HTTP/1.1",
-                    headerFields: [header: "\(challenge.protectionSpace.authenticationMethod)\(realm)"])
-            }
-        if let response {
+        let answer = ChallengeAnswer(challenge.protectionSpace)
+        if case .reportStatus(let status) = answer, let response = Self.response(to: challenge, status: status, task: task) {
             exchange(for: task)?.receiveChallenge(response)
         }
-        completionHandler(.cancelAuthenticationChallenge, nil)
+        completionHandler(answer.disposition, nil)
+    }
+
+    /// The challenge's response; FoundationNetworking hands over none, so it is rebuilt from the status it stands for.
+    private static func response(
+        to challenge: URLAuthenticationChallenge, status: Int, task: URLSessionTask
+    ) -> URLResponse? {
+        if let response = challenge.failureResponse { return response }
+        let realm = challenge.protectionSpace.realm.map { " realm=\"\($0)\"" } ?? ""
+        let header = status == 407 ? "Proxy-Authenticate" : "WWW-Authenticate"
+        return task.currentRequest?.url.flatMap { url in
+            HTTPURLResponse(
+                url: url, statusCode: status, httpVersion: "HTTP/1.1",
+                headerFields: [header: "\(challenge.protectionSpace.authenticationMethod)\(realm)"])
+        }
+    }
+
+    // Apple's URLSession reports each task's timings just before completing it; FoundationNetworking never does.
+    func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
+        guard let transaction = metrics.transactionMetrics.last else { return }
+        exchange(for: task)?.collect(TransactionTimings(transaction))
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
