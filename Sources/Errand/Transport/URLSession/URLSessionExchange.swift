@@ -19,6 +19,7 @@ final class URLSessionExchange: Sendable {
         var redirectCount = 0
         var challengeResponse: HTTPURLResponse?
         var manualRedirect: URL?
+        var timings: TransactionTimings?
         var timer: Task<Void, Never>?
     }
 
@@ -99,6 +100,11 @@ final class URLSessionExchange: Sendable {
     func receiveChallenge(_ response: URLResponse) {
         guard let http = response as? HTTPURLResponse else { return }
         state.withLock { $0.challengeResponse = http }
+    }
+
+    /// Keeps the transaction's timings (Apple platforms only) for the response's metrics.
+    func collect(_ timings: TransactionTimings) {
+        state.withLock { $0.timings = timings }
     }
 
     /// Appends body bytes; returns false when the limit is exceeded.
@@ -186,9 +192,10 @@ final class URLSessionExchange: Sendable {
         case .file(let url): sent = (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
         case .none: sent = 0
         }
-        let metrics = TransferMetrics(
+        var metrics = TransferMetrics(
             firstByte: state.firstByte, total: ContinuousClock.now - started, bytesSent: sent,
             bytesReceived: state.body.count, redirectCount: state.redirectCount)
+        state.timings?.apply(to: &metrics)
         return TransportResponse(
             status: http.statusCode, headers: headers, body: state.body, url: http.url ?? request.url, metrics: metrics)
     }

@@ -45,9 +45,8 @@ public final class URLSessionTransport: Transport {
             let (response, exchange) = try await perform(current, redirectsSoFar: redirects)
             guard let next = exchange.pendingRedirect else { return response }
             // A 307/308 with a body: follow it here, keeping the method and the body.
-            if next.url.host?.lowercased() != current.url.host?.lowercased() {
-                current.headers.remove("Authorization")
-                current.headers.remove("Cookie")
+            if !RedirectPolicy.sameServer(current.url, next.url) {
+                for name in RedirectPolicy.credentialHeaders { current.headers.remove(name) }
             }
             current.url = next.url
             redirects = next.count
@@ -91,10 +90,20 @@ public final class URLSessionTransport: Transport {
         if case .data(let data) = request.body {
             urlRequest.httpBody = data
         }
-        // URLSession's own timeout is an idle timeout in whole seconds on Linux; the total is our timer's job.
+        // URLSession's own timeout is an idle timeout; the total is our timer's job.
         let idle = request.timeouts.idle ?? request.timeouts.total ?? .seconds(60)
-        urlRequest.timeoutInterval = max(1, (idle / .seconds(1)).rounded(.up))
+        urlRequest.timeoutInterval = idleTimeoutInterval(idle / .seconds(1))
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
         return urlRequest
+    }
+
+    /// Apple's URLSession keeps fractional seconds; FoundationNetworking truncates to whole ones (0.5 s would fire at
+    /// once), so there the interval is rounded up to at least a second.
+    static func idleTimeoutInterval(_ seconds: Double) -> TimeInterval {
+        #if canImport(FoundationNetworking)
+        return max(1, seconds.rounded(.up))
+        #else
+        return seconds
+        #endif
     }
 }
