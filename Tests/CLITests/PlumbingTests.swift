@@ -100,8 +100,24 @@ struct FailureTests {
     func mapping(error: ErrandError, code: ExitCode) {
         let failure = Failure.classify(error)
         #expect(failure.exitCode == code)
-        #expect(failure.message == error.userMessage)
+        if case .transport(let transport) = error, [.cannotConnect, .dnsFailure].contains(transport.kind) {
+            #expect(failure.message.contains("--base-url"))
+        } else {
+            #expect(failure.message == error.userMessage)
+        }
         #expect(!failure.message.contains("ErrandError"))
+    }
+
+    @Test("a server that cannot be reached is named, with the way to use another one, in one sentence")
+    func unreachableMessage() {
+        let refused = Failure.classify(ErrandError.transport(TransportFailure(
+            kind: .cannotConnect, url: URL(string: "https://www.themealdb.com/api/json/v1/1/search.php?s=x"), underlying: "refused")))
+        #expect(refused.message == "Could not reach www.themealdb.com; check the network connection, or point to another server with --base-url.")
+        #expect(refused.exitCode == .network)
+        let noName = Failure.classify(ErrandError.transport(TransportFailure(
+            kind: .dnsFailure, url: URL(string: "http://127.0.0.1:9/x"), underlying: "")))
+        #expect(noName.message.hasPrefix("Could not reach 127.0.0.1:9;"))
+        #expect(noName.message.filter { $0 == "." }.count == 1 + 3, "one sentence: the only periods are the address's and the last")
     }
 
     @Test("an offline cache miss says it was not cached")
@@ -118,7 +134,7 @@ struct FailureTests {
         }
         #expect(code == .network)
         #expect(captured.stdout.isEmpty)
-        #expect(captured.stderr == "sample: error: Could not connect to the server.\n")
+        #expect(captured.stderr == "sample: error: Could not reach the service; check the network connection, or point to another server with --base-url.\n")
 
         let usage = CapturedConsole()
         #expect(await ToolMain.execute(sampleTool, arguments: ["nope"], environment: [:], console: usage.console) { _ in } == .usage)

@@ -1,4 +1,5 @@
 import Errand
+import Foundation
 
 /// A failure as a command-line tool reports it: one sentence for stderr, the exit code, and the technical detail
 /// shown only with `--verbose`.
@@ -30,10 +31,14 @@ public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
     /// Wire failures and offline cache misses are network failures (4); HTTP 404 is not-found (3); other status
     /// errors, bot protection included, are server failures (5); undecodable or oversized bodies and unreadable
     /// responses are invalid responses (6); cancellation is an interruption (130); bad URLs and requests are usage
-    /// errors (2), since on the command line they come from what the user typed.
+    /// errors (2), since on the command line they come from what the user typed. A service that cannot be reached
+    /// at all (refused, or its name not found: no network) is said so, with the way to use another server.
     public init(_ error: ErrandError) {
         let code: ExitCode
         switch error {
+        case .transport(let failure) where failure.kind == .cannotConnect || failure.kind == .dnsFailure:
+            self.init(.network, Self.unreachable(failure.url), detail: error.debugDescription)
+            return
         case .transport(let failure):
             code = failure.kind == .badResponse ? .invalidResponse : .network
         case .notCached:
@@ -50,6 +55,12 @@ public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
             code = .interrupted
         }
         self.init(code, error.userMessage, detail: error.debugDescription)
+    }
+
+    /// The sentence for a service that cannot be reached: which server, and how to point the tool at another one.
+    static func unreachable(_ url: URL?) -> String {
+        let server = url?.host.map { "\($0)" + (url?.port.map { ":\($0)" } ?? "") } ?? "the service"
+        return "Could not reach \(server); check the network connection, or point to another server with --base-url."
     }
 
     /// Classifies any error: ``Failure`` and ``UsageError`` as they are, ``ErrandError`` by its class,
