@@ -11,7 +11,8 @@ public struct Redaction: Sendable, Hashable {
     public var headerNames: Set<String>
     /// Query parameter names whose values are hidden (compared case-insensitively).
     public var queryNames: Set<String>
-    /// Literal path segment values that are hidden wherever they appear (an API key in the path, say).
+    /// Secret values hidden wherever they appear in a URL or a message (an API key in the path, say), whole segments
+    /// and parts of segments alike.
     public var pathSegments: Set<String>
 
     /// Creates redaction rules; the always-secret headers are added to `headerNames`.
@@ -21,26 +22,14 @@ public struct Redaction: Sendable, Hashable {
         self.pathSegments = pathSegments
     }
 
-    /// The URL as text with secret path segments and query values masked.
+    /// The URL as text, with its user and password removed and secrets masked by the same rule as
+    /// ``redact(text:)``: a secret value is hidden wherever it occurs (a whole segment, part of one such as
+    /// `KEY.json`, or inside a query value), and so is the value of every secret query name.
     public func redact(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return Self.mask }
-        if !pathSegments.isEmpty {
-            let encodedSecrets = Set(pathSegments.map(PercentEncoding.encode))
-            components.percentEncodedPath = components.percentEncodedPath
-                .split(separator: "/", omittingEmptySubsequences: false)
-                .map { encodedSecrets.contains(String($0)) || pathSegments.contains(String($0)) ? Self.mask : String($0) }
-                .joined(separator: "/")
-        }
-        if let query = components.percentEncodedQuery, !queryNames.isEmpty {
-            components.percentEncodedQuery = query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let name = PercentEncoding.decode(String(parts[0]))?.lowercased() ?? ""
-                return queryNames.contains(name) && parts.count == 2 ? "\(parts[0])=\(Self.mask)" : String(pair)
-            }.joined(separator: "&")
-        }
         components.user = nil
         components.password = nil
-        return components.string ?? Self.mask
+        return redact(text: components.string ?? Self.mask)
     }
 
     /// The headers with secret values masked.
@@ -50,14 +39,22 @@ public struct Redaction: Sendable, Hashable {
         })
     }
 
-    /// Masks every secret value that occurs in free text (an error message quoting a URL, say): secret path segments
-    /// wherever they appear, and the value after `name=` for every secret query name.
+    /// Masks every secret in free text (an error message quoting a URL, say): each value of ``pathSegments``
+    /// wherever it occurs, as typed or percent-encoded, and the value after `name=` for every secret query name.
+    ///
+    /// It is the one rule for URLs and text, so a message that quotes a URL reads the same as the URL itself. A secret
+    /// is hidden as a substring, so it must not be a string that occurs by accident (a one-digit key, say); adjacent
+    /// masks merge into one.
     public func redact(text: String) -> String {
-        let masked = pathSegments.filter { !$0.isEmpty }.reduce(text) { text, secret in
+        let spellings = Set(pathSegments.filter { !$0.isEmpty }.flatMap { [$0, PercentEncoding.encode($0)] })
+        // Longest first, so a secret that contains another is masked whole.
+        var masked = spellings.sorted { $0.count > $1.count }.reduce(text) { text, secret in
             text.replacingOccurrences(of: secret, with: Self.mask)
-                .replacingOccurrences(of: PercentEncoding.encode(secret), with: Self.mask)
         }
-        return queryNames.isEmpty ? masked : maskingQueryValues(in: masked)
+        if !queryNames.isEmpty { masked = maskingQueryValues(in: masked) }
+        let doubled = Self.mask + Self.mask
+        while masked.contains(doubled) { masked = masked.replacingOccurrences(of: doubled, with: Self.mask) }
+        return masked
     }
 
     /// Replaces the value of each `name=value` pair whose name is secret, up to the next `&`, `#`, space or quote.

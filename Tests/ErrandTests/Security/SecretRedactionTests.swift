@@ -78,6 +78,46 @@ struct SecretRedactionTests {
         expectNoSecrets(error)
     }
 
+    @Test("a redirect target that embeds the key in a segment and a query value is masked the same in URL and text")
+    func redirectTargetIsMasked() async {
+        let rules = Redaction(queryNames: ["api_key"], pathSegments: ["SECRETKEY"])
+        let leak = URL(string: "https://other.example.com/leak/SECRETKEY.json?key=SECRETKEY&api_key=hunter2&s=1")!
+        let expected = "https://other.example.com/leak/***.json?key=***&api_key=***&s=1"
+        #expect(rules.redact(leak) == expected)
+        #expect(rules.redact(text: "GET \(leak.absoluteString) failed") == "GET \(expected) failed")
+
+        let transport = AnsweringTransport(response: TransportResponse(status: 500, body: Data("oops".utf8), url: leak))
+        var configuration = ClientConfiguration(baseURL: URL(string: "https://api.example.com/v2/SECRETKEY")!, transport: transport)
+        configuration.redaction = rules
+        let error = await #expect(throws: ErrandError.self) {
+            try await APIClient(configuration: configuration).send(Request<Data>(path: "search"))
+        }
+        expectNoSecrets(error)
+        #expect(error?.debugDescription.contains(expected) == true, "\(String(describing: error?.debugDescription))")
+    }
+
+    @Test("masks never garble: adjacent, repeated and percent-encoded secrets read as one mask each", arguments: [
+        ("https://h/SECRETKEYSECRETKEY/x", "https://h/***/x"),
+        ("https://h/a/SECRETKEY/b/SECRETKEY", "https://h/a/***/b/***"),
+        ("https://h/x?api_key=SECRETKEY", "https://h/x?api_key=***"),
+        ("https://h/x?q=my%20SECRETKEY%20here", "https://h/x?q=my%20***%20here"),
+    ])
+    func masksDoNotGarble(url: String, expected: String) {
+        #expect(redaction.redact(URL(string: url)!) == expected)
+        #expect(redaction.redact(text: url) == expected)
+    }
+
+    @Test("a secret containing characters that need encoding is masked in both spellings")
+    func encodedSecret() {
+        let rules = Redaction(pathSegments: ["k y/z"])
+        #expect(rules.redact(text: "https://h/k%20y%2Fz/x and k y/z") == "https://h/***/x and ***")
+    }
+
+    @Test("user and password never appear in a reported URL")
+    func userInfo() {
+        #expect(Redaction().redact(URL(string: "https://me:hunter2@h.example/x")!) == "https://h.example/x")
+    }
+
     @Test("free text loses secret query values and path segments", arguments: [
         ("GET https://h/x?api_key=hunter2&s=1 failed", "GET https://h/x?api_key=***&s=1 failed"),
         ("url: https://h/SECRETKEY/x?API_KEY=hunter2#top", "url: https://h/***/x?API_KEY=***#top"),
@@ -87,4 +127,11 @@ struct SecretRedactionTests {
     func freeTextRedaction(text: String, expected: String) {
         #expect(redaction.redact(text: text) == expected)
     }
+}
+
+/// Answers every request with one fixed response, as a transport that followed a redirect would.
+private struct AnsweringTransport: Transport {
+    let response: TransportResponse
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse { response }
 }
