@@ -49,8 +49,13 @@ public struct ClientSetup: Sendable {
             : nil
     }
 
-    /// The configuration for API requests.
+    /// The configuration for API requests; says on stderr when the on-disk cache cannot be used this run.
     public func configuration(console: Console) -> ClientConfiguration {
+        if let problem = cache?.storageProblem {
+            let consequence = isOffline
+                ? "so --offline has nothing cached to answer from." : "so this run keeps answers in memory only."
+            console.warning("\(problem.description.dropLast()), \(consequence)")
+        }
         var middleware = cacheMiddleware()
         middleware += Resilience.middleware(
             retry: isOffline ? nil : retry, rateLimiter: rate.map { RateLimiter(rate: $0, burst: 1) },

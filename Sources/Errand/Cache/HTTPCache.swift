@@ -54,9 +54,18 @@ public final class HTTPCache: Middleware {
 
     let store: ResponseStore
 
+    /// Why this cache keeps entries in memory although a file was asked for (``standard(named:configuration:)``
+    /// could not open its file); `nil` when it has the file it was made with, or was made for memory only.
+    public let storageProblem: CacheStorageError?
+
     /// Creates a cache that keeps entries in memory only (lost when the process ends).
-    public init(configuration: Configuration = Configuration()) {
+    public convenience init(configuration: Configuration = Configuration()) {
+        self.init(configuration: configuration, storageProblem: nil)
+    }
+
+    private init(configuration: Configuration, storageProblem: CacheStorageError?) {
         self.configuration = configuration
+        self.storageProblem = storageProblem
         store = ResponseStore(memory: MemoryCache(costLimit: configuration.memoryCostLimit), disk: nil)
     }
 
@@ -66,16 +75,21 @@ public final class HTTPCache: Middleware {
     /// created or opened at all (a read-only folder, say).
     public init(fileURL: URL, configuration: Configuration = Configuration()) throws(CacheStorageError) {
         self.configuration = configuration
+        storageProblem = nil
         store = ResponseStore(
             memory: MemoryCache(costLimit: configuration.memoryCostLimit),
             disk: try SQLiteStore(fileURL: fileURL, sizeLimit: configuration.diskSizeLimit))
     }
 
     /// The cache command-line tools use: a file at ``defaultFileURL(named:environment:)``, or memory only when that
-    /// file cannot be opened (check ``fileURL``). Never throws, so a read-only home folder does not stop a tool.
+    /// file cannot be opened, with the reason in ``storageProblem`` (another process holds it, say). Never throws,
+    /// so a read-only home folder does not stop a tool.
     public static func standard(named name: String, configuration: Configuration = Configuration()) -> HTTPCache {
-        (try? HTTPCache(fileURL: defaultFileURL(named: name), configuration: configuration))
-            ?? HTTPCache(configuration: configuration)
+        do {
+            return try HTTPCache(fileURL: defaultFileURL(named: name), configuration: configuration)
+        } catch {
+            return HTTPCache(configuration: configuration, storageProblem: error)
+        }
     }
 
     // MARK: Managing what is stored

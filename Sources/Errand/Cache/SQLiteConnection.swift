@@ -8,6 +8,12 @@ struct SQLiteError: Error, CustomStringConvertible {
     /// SQLite's message.
     var message: String
 
+    /// Whether another connection's lock kept this one out beyond the busy timeout.
+    var meansLocked: Bool {
+        let primary = code & 0xFF
+        return primary == SQLITE_BUSY || primary == SQLITE_LOCKED
+    }
+
     /// Whether the file is damaged or not a database: the only failures worth recreating the file for.
     var meansDamagedFile: Bool {
         let primary = code & 0xFF
@@ -23,10 +29,14 @@ final class SQLiteConnection {
     private let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
 
-    /// Opens (or creates) the database file.
+    /// How long a statement waits for another connection's lock. A writer holds it for the few milliseconds of a
+    /// transaction; a process that holds it longer holds it for good, and waiting would only stall the caller.
+    static let busyTimeoutMilliseconds: Int32 = 250
+
+    /// Opens (or creates) the database file; a symbolic link is refused.
     init(path: String) throws(SQLiteError) {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let code = sqlite3_open_v2(path, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
@@ -35,7 +45,7 @@ final class SQLiteConnection {
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, 2_000)
+        sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
     }
 
     deinit {

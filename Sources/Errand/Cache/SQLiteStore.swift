@@ -31,17 +31,15 @@ final class SQLiteStore: Sendable {
         self.fileURL = fileURL
         self.sizeLimit = max(0, sizeLimit)
         let path = fileURL.path
-        do {
-            try Self.prepareFile(at: fileURL)
-        } catch {
-            throw CacheStorageError(path: path, reason: "the cache file could not be created (\(error))")
-        }
+        try Self.prepareFile(at: fileURL)
         let connection: SQLiteConnection
         var clock: Int64 = 0
         do {
             (connection, clock) = try Self.openRecreatingIfDamaged(path: path)
+        } catch where error.meansLocked {
+            throw CacheStorageError(path: path, kind: .inUse, reason: error.description)
         } catch {
-            throw CacheStorageError(path: path, reason: error.description)
+            throw CacheStorageError(path: path, kind: .unusable, reason: error.description)
         }
         state = Mutex(State(connection: connection, clock: clock))
     }
@@ -185,7 +183,7 @@ final class SQLiteStore: Sendable {
             state.connection = nil
             state.touched = [:]
             Self.removeFiles(at: fileURL.path)
-            try? Self.prepareFile(at: fileURL)
+            _ = try? Self.prepareFile(at: fileURL)
             if let (fresh, clock) = try? Self.open(path: fileURL.path) {
                 state.connection = fresh
                 state.clock = clock
@@ -222,7 +220,7 @@ final class SQLiteStore: Sendable {
             return try open(path: path)
         } catch where error.meansDamagedFile {
             removeFiles(at: path)
-            try? prepareFile(at: URL(fileURLWithPath: path))
+            _ = try? prepareFile(at: URL(fileURLWithPath: path))
             return try open(path: path)
         }
     }
@@ -256,12 +254,27 @@ final class SQLiteStore: Sendable {
     }
 
     /// Creates the folder (0700) and an empty file (0600) so SQLite and its WAL files never use wider permissions.
-    private static func prepareFile(at url: URL) throws {
-        let folder = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(
-            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let descriptor = Foundation.open(url.path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
+    ///
+    /// A symbolic link in the file's place is refused, never followed: setting the mode through it would change
+    /// whatever file it points to, and SQLite would write into that file.
+    private static func prepareFile(at url: URL) throws(CacheStorageError) {
+        let path = url.path
+        do {
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw CacheStorageError(path: path, kind: .unusable, reason: "its folder could not be created (\(error))")
+        }
+        let descriptor = Foundation.open(path, O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ELOOP {
+                throw CacheStorageError(path: path, kind: .symbolicLink, reason: "it is a symbolic link")
+            }
+            throw CacheStorageError(
+                path: path, kind: .unusable, reason: "the file could not be created (\(String(cString: strerror(code))))")
+        }
         fchmod(descriptor, 0o600)
         close(descriptor)
     }
@@ -341,19 +354,39 @@ final class SQLiteStore: Sendable {
     }
 }
 
-/// The disk cache could not be opened: the folder or file cannot be created, or SQLite refused the file.
-public struct CacheStorageError: Error, Sendable, CustomStringConvertible {
+/// The disk cache could not be opened: another process holds it, the path is a symbolic link, or the folder or
+/// file cannot be created or read as a cache.
+public struct CacheStorageError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Why a cache file cannot be used.
+    public enum Kind: Sendable, Hashable {
+        /// Another process holds a lock on the file that does not let this one in.
+        case inUse
+        /// The path is a symbolic link, which is never followed.
+        case symbolicLink
+        /// The folder or the file cannot be created, or SQLite refused the file.
+        case unusable
+    }
+
     /// The database file.
     public var path: String
-    /// What went wrong.
+    /// Why it cannot be used.
+    public var kind: Kind
+    /// What went wrong, in detail.
     public var reason: String
 
     /// Creates an error.
-    public init(path: String, reason: String) {
+    public init(path: String, kind: Kind = .unusable, reason: String) {
         self.path = path
+        self.kind = kind
         self.reason = reason
     }
 
-    /// The file and the reason.
-    public var description: String { "The cache at \(path) could not be opened: \(reason)" }
+    /// One sentence: the file and why it cannot be used.
+    public var description: String {
+        switch kind {
+        case .inUse: return "The cache at \(path) is in use by another process."
+        case .symbolicLink: return "The cache at \(path) is a symbolic link, which is not followed."
+        case .unusable: return "The cache at \(path) could not be opened: \(reason)" + (reason.hasSuffix(".") ? "" : ".")
+        }
+    }
 }
