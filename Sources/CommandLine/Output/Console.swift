@@ -14,12 +14,13 @@ public struct Console: Sendable {
     /// Where stderr text goes.
     private let writeError: @Sendable (String) -> Void
 
-    /// A console writing to the process's standard streams.
+    /// A console writing to the process's standard streams (``OutputStream``): a failed write is kept for
+    /// ``ToolMain`` to report, never a trap.
     public init(toolName: String, terminal: Terminal) {
         self.init(
             toolName: toolName, terminal: terminal,
-            out: { FileHandle.standardOutput.write(Data($0.utf8)) },
-            error: { FileHandle.standardError.write(Data($0.utf8)) })
+            out: { OutputStream.standardOutput.write($0) },
+            error: { OutputStream.standardError.write($0) })
     }
 
     /// A console writing to closures (for tests).

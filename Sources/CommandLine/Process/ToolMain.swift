@@ -35,10 +35,17 @@ public enum ToolMain {
     ) async -> Never {
         let environment = ProcessInfo.processInfo.environment
         let console = Console(toolName: tool.name, terminal: .current(environment: environment))
+        OutputStream.ignoreBrokenPipes()
         Interruption.install(console: console)
-        let code = await execute(
+        var code = await execute(
             tool, arguments: Array(Swift.CommandLine.arguments.dropFirst()), environment: environment,
             console: console, classify: classify, body: body)
+        // Output that did not arrive is a failure even when the work succeeded: a full disk must not look like a
+        // result. Said on stderr (if that still works), with the general failure status.
+        if let failure = OutputStream.standardOutput.failure {
+            console.error(failure)
+            if code == .success { code = .failure }
+        }
         exit(code.rawValue)
     }
 
