@@ -37,6 +37,12 @@ public struct ClientConfiguration: Sendable {
         let platform = "macOS"
         #elseif os(iOS)
         let platform = "iOS"
+        #elseif os(tvOS)
+        let platform = "tvOS"
+        #elseif os(watchOS)
+        let platform = "watchOS"
+        #elseif os(visionOS)
+        let platform = "visionOS"
         #else
         let platform = "Swift"
         #endif
