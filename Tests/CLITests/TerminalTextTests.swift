@@ -1,4 +1,5 @@
 import CommandLine
+import Foundation
 import Synchronization
 import Testing
 
@@ -11,6 +12,8 @@ struct TerminalTextTests {
         ("safe\r\u{1B}[2Kfake line", "safe[2Kfake line"),  // overwrite the line
         ("a\u{1B}[31mred\u{1B}[0m\tb\nc", "a\u{1B}[31mred\u{1B}[0m\tb\nc"),  // colours as Style writes them
         ("bell\u{07} del\u{7F} c1\u{9B}31m", "bell del c131m"),
+        ("invoice\u{202E}fdp.exe", "invoicefdp.exe"),  // right-to-left override
+        ("a\u{2066}b\u{2069}c\u{200F}d", "abcd"),  // isolates and marks
         ("plain text, unchanged", "plain text, unchanged"),
     ])
     func safeText(input: String, expected: String) {
@@ -37,4 +40,35 @@ private final class Captured: Sendable {
     func append(_ text: String) { storage.withLock { $0 += text } }
 
     var text: String { storage.withLock { $0 } }
+}
+
+/// `--json` output is exact: nothing of a string is filtered, and whatever a terminal would act on is escaped.
+@Suite("Security: JSON output keeps every character, escaped")
+struct JSONExactnessTests {
+    @Test("C1 controls, DEL, escape, bidi overrides and separators are escaped, not dropped", arguments: [
+        ("csi\u{9B}31m", #""csi\u009b31m""#),
+        ("esc\u{1B}[8mhidden", #""esc\u001b[8mhidden""#),
+        ("del\u{7F}", #""del\u007f""#),
+        ("rtl\u{202E}txt.exe", #""rtl\u202etxt.exe""#),
+        ("isolate\u{2066}x\u{2069}", #""isolate\u2066x\u2069""#),
+        ("line\u{2028}sep", #""line\u2028sep""#),
+        ("Crème brûlée", #""Crème brûlée""#),
+    ])
+    func escaped(value: String, rendered: String) throws {
+        #expect(JSONValue.string(value).rendered() == rendered)
+        let decoded = try JSONDecoder().decode(String.self, from: Data(rendered.utf8))
+        #expect(decoded == value, "a JSON reader gets the exact string back")
+    }
+
+    @Test("the console prints a JSON document as rendered, with nothing filtered")
+    func consolePrintsJSONExactly() {
+        let written = Captured()
+        let console = Console(
+            toolName: "t", terminal: Terminal(stdoutIsTerminal: true, stderrIsTerminal: true, colorAllowed: true, width: 80),
+            out: { written.append($0) }, error: { written.append($0) })
+        let document = JSONValue.array([.string("a\u{9B}b"), .string("\u{1B}[8m")])
+        console.printJSON(document)
+        #expect(written.text == document.rendered() + "\n")
+        #expect(!written.text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
 }

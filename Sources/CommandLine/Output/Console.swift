@@ -45,8 +45,9 @@ public struct Console: Sendable {
         writeOut(safe.hasSuffix("\n") ? safe : safe + "\n")
     }
 
-    /// Prints a JSON document on stdout: the only thing a `--json` run prints there.
-    public func printJSON(_ value: JSONValue) { print(value.rendered()) }
+    /// Prints a JSON document on stdout: the only thing a `--json` run prints there. Every string is exact: the
+    /// rendering escapes whatever a terminal would act on, so no character of the data is filtered out.
+    public func printJSON(_ value: JSONValue) { writeOut(value.rendered() + "\n") }
 
     /// Prints a line on stderr, with the terminal controls a server's text might carry removed.
     public func diagnostic(_ text: String) {

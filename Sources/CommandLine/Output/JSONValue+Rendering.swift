@@ -1,7 +1,9 @@
 extension JSONValue {
     /// The document as text: indented by two spaces when `pretty`, compact otherwise; no trailing newline.
     ///
-    /// Strings keep non-ASCII characters as UTF-8 and escape quotes, backslashes and control characters.
+    /// Strings keep non-ASCII characters as UTF-8 and escape quotes, backslashes, every C0 and C1 control character,
+    /// DEL, the line and paragraph separators and the bidirectional controls as `\uXXXX`: the values stay exact for a
+    /// JSON reader, and the text itself holds nothing a terminal would act on.
     public func rendered(pretty: Bool = true) -> String {
         var output = ""
         write(to: &output, pretty: pretty, depth: 0)
@@ -67,7 +69,8 @@ extension JSONValue {
             case "\t": output += "\\t"
             case "\u{08}": output += "\\b"
             case "\u{0C}": output += "\\f"
-            case "\u{00}"..."\u{1F}", "\u{2028}", "\u{2029}":
+            case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{2028}", "\u{2029}", "\u{061C}", "\u{200E}", "\u{200F}",
+                "\u{202A}"..."\u{202E}", "\u{2066}"..."\u{2069}":
                 let hex = String(scalar.value, radix: 16, uppercase: false)
                 output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default:

@@ -2,7 +2,9 @@
 /// cursor, retitle the window, write the clipboard (OSC 52) or hide the lines before it.
 ///
 /// Kept: printable characters, line feeds, tabs, and the colour sequences ``Style`` writes (`ESC [ digits ; … m`).
-/// Removed: every other escape sequence and every other C0 or C1 control character, carriage return and DEL included.
+/// Removed: every other escape sequence, every other C0 or C1 control character (carriage return and DEL included),
+/// and the bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), which would make text read
+/// in another order than it is.
 public enum TerminalText {
     /// The text without terminal controls other than colours.
     public static func safe(_ text: String) -> String {
@@ -27,7 +29,10 @@ public enum TerminalText {
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return true
+        default: return false
+        }
     }
 
     /// The length of `[` digits-and-semicolons `m` after an ESC, when that is what follows.
