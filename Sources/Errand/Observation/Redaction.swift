@@ -71,7 +71,7 @@ public struct Redaction: Sendable, Hashable {
             let valueEnd = rest[valueStart...].firstIndex(where: ends.contains) ?? rest.endIndex
             result += rest[...equals]
             let decoded = PercentEncoding.decode(name)?.lowercased() ?? name.lowercased()
-            result += queryNames.contains(decoded) && valueStart < valueEnd ? Self.mask : String(rest[valueStart..<valueEnd])
+            result += queryNames.contains(decoded) ? Self.mask : String(rest[valueStart..<valueEnd])
             rest = rest[valueEnd...]
         }
         return result + rest
