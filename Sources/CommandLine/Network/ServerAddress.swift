@@ -68,13 +68,9 @@ public enum ServerAddress {
         return !text.isEmpty && inet_pton(AF_INET6, text, &address) == 1
     }
 
-    /// Whether a host is loopback: `localhost`, an address in 127.0.0.0/8, or `::1`.
+    /// Whether a host is loopback: `localhost`, an address in 127.0.0.0/8, or `::1` — the client's own rule
+    /// (``PlainHTTPPolicy/isLoopback(_:)``).
     public static func isLoopback(_ host: String) -> Bool {
-        var host = host.lowercased()
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard octets.count == 4, octets[0] == "127" else { return false }
-        return octets.allSatisfy { UInt8($0) != nil && ($0.count == 1 || !$0.hasPrefix("0")) }
+        PlainHTTPPolicy.isLoopback(host)
     }
 }

@@ -22,12 +22,20 @@ public struct APIClient: Sendable {
     private let configuredHeadersAreValid: Bool
     /// The middleware chain ending in the transport, built once.
     private let pipeline: Middleware.Next
+    /// The configured redirect policy with the plain-http rule of this client's base URL: the one every request and
+    /// every hop it follows obey.
+    private let redirects: RedirectPolicy
 
     /// Creates a client.
     public init(configuration: ClientConfiguration) {
         self.configuration = configuration
+        let plainHTTP = PlainHTTPPolicy(
+            baseURL: configuration.baseURL, allowsInsecureHTTP: configuration.allowsInsecureHTTP)
+        var redirects = configuration.redirects
+        redirects.plainHTTP = plainHTTP
+        self.redirects = redirects
         do {
-            try URLSecurity.check(configuration.baseURL, allowsInsecureHTTP: configuration.allowsInsecureHTTP)
+            try URLSecurity.check(configuration.baseURL, plainHTTP: plainHTTP)
             self.baseURLRefusal = nil
         } catch {
             self.baseURLRefusal = error
@@ -106,7 +114,7 @@ public struct APIClient: Sendable {
     public func makeTransportRequest<Value>(_ request: Request<Value>) throws(ErrandError) -> TransportRequest {
         let url = try makeURL(request)
         if case .url = request.target {
-            try URLSecurity.check(url, allowsInsecureHTTP: configuration.allowsInsecureHTTP)
+            try URLSecurity.check(url, plainHTTP: redirects.plainHTTP)
         } else {
             if let baseURLRefusal { throw baseURLRefusal }
         }
@@ -137,7 +145,7 @@ public struct APIClient: Sendable {
         return TransportRequest(
             method: request.method, url: url, headers: headers, body: body,
             timeouts: Timeouts(connect: configuration.connectTimeout, total: request.timeout ?? configuration.timeout),
-            maxResponseBodySize: configuration.maxResponseBodySize, redirects: configuration.redirects,
+            maxResponseBodySize: configuration.maxResponseBodySize, redirects: redirects,
             options: request.options)
     }
 

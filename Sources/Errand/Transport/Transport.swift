@@ -95,22 +95,51 @@ public struct RedirectPolicy: Sendable, Hashable {
     /// The most redirects followed for one request; one more fails with ``TransportFailure/Kind/tooManyRedirects``.
     /// Zero returns the 3xx response itself.
     public var maxRedirects: Int
+    /// Where a hop may use plain http. ``APIClient`` sets it from its base URL and
+    /// ``ClientConfiguration/allowsInsecureHTTP``, so every hop obeys the rule the first request did.
+    public var plainHTTP: PlainHTTPPolicy
 
-    /// Creates a policy. Redirects never downgrade https to http and drop `Authorization`, `Proxy-Authorization` and
-    /// `Cookie` when the host or port changes; 307 and 308 keep the method and the body.
-    public init(maxRedirects: Int = 10) {
+    /// Creates a policy. Redirects never downgrade https to http, go to plain http only where `plainHTTP` permits,
+    /// and drop `Authorization`, `Proxy-Authorization` and `Cookie` when the scheme, host or port changes; 307 and 308
+    /// keep the method and the body.
+    public init(maxRedirects: Int = 10, plainHTTP: PlainHTTPPolicy = .loopback) {
         self.maxRedirects = maxRedirects
+        self.plainHTTP = plainHTTP
     }
 
     /// The request fields that carry credentials, which a redirect to another server must not receive.
     static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie"]
 
-    /// Whether two URLs name the same server: host (ignoring case) and port (the scheme's default when absent).
+    /// Why a redirect from `current` to `target` is refused (as a transport failure), or `nil` when it may be
+    /// followed: https anywhere; plain http only from plain http and where ``plainHTTP`` permits; nothing else.
+    /// Both transports decide every hop with this.
+    func refusal(from current: URL, to target: URL) -> TransportFailure? {
+        let from = current.scheme?.lowercased()
+        let to = target.scheme?.lowercased()
+        if to == "https" { return nil }
+        if to == "http", from == "http", plainHTTP.permitsHTTP(to: target) { return nil }
+        let reason = to == "http" && from == "http"
+            ? "refused a plain http redirect to \(target.host ?? "?"), which this client may not reach without encryption"
+            : "refused redirect from \(from ?? "?") to \(to ?? "?")"
+        return TransportFailure(kind: .insecureRedirect, url: current, underlying: reason)
+    }
+
+    /// The request with the fields a redirect from `current` to `target` must not carry removed: every credential
+    /// field when the target is another server.
+    static func headers(_ headers: HTTPHeaders, from current: URL, to target: URL) -> HTTPHeaders {
+        guard !sameServer(current, target) else { return headers }
+        var kept = headers
+        for name in credentialHeaders { kept.remove(name) }
+        return kept
+    }
+
+    /// Whether two URLs name the same server: scheme, host (ignoring case) and port (the scheme's default when absent).
     static func sameServer(_ first: URL, _ second: URL) -> Bool {
         func port(_ url: URL) -> Int? {
             url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
         }
-        return first.host?.lowercased() == second.host?.lowercased() && port(first) == port(second)
+        return first.scheme?.lowercased() == second.scheme?.lowercased()
+            && first.host?.lowercased() == second.host?.lowercased() && port(first) == port(second)
     }
 }
 

@@ -10,12 +10,15 @@ struct CurlHop: Sendable {
     var url: URL
     var headers: HTTPHeaders
     var body: TransportBody
+    /// The rules every hop obeys.
+    let policy: RedirectPolicy
 
     init(_ request: TransportRequest) {
         method = request.method
         url = request.url
         headers = request.headers
         body = request.body
+        policy = request.redirects
     }
 
     /// Statuses that redirect when they carry a `Location`.
@@ -23,21 +26,14 @@ struct CurlHop: Sendable {
 
     /// The hop a redirect with `status` to `target` leads to, or the failure that refuses it.
     ///
-    /// https never goes to http; credentials stay behind when the host or port changes; 307 and 308 repeat
-    /// the method and body; 303 turns into GET (HEAD stays HEAD); 301 and 302 turn POST into GET.
+    /// Each hop obeys ``RedirectPolicy/refusal(from:to:)`` (https never goes to http; plain http only where the
+    /// client may use it); credentials stay behind when the scheme, host or port changes; 307 and 308 repeat the
+    /// method and body; 303 turns into GET (HEAD stays HEAD); 301 and 302 turn POST into GET.
     func following(status: Int, to target: URL) -> Result<CurlHop, ErrandError> {
-        let fromScheme = url.scheme?.lowercased()
-        let toScheme = target.scheme?.lowercased()
-        guard toScheme == "https" || (toScheme == "http" && fromScheme == "http") else {
-            return .failure(.transport(TransportFailure(
-                kind: .insecureRedirect, url: url,
-                underlying: "refused redirect from \(fromScheme ?? "?") to \(toScheme ?? "?")")))
-        }
+        if let refusal = policy.refusal(from: url, to: target) { return .failure(.transport(refusal)) }
         var next = self
         next.url = target
-        if !RedirectPolicy.sameServer(url, target) {
-            for name in RedirectPolicy.credentialHeaders { next.headers.remove(name) }
-        }
+        next.headers = RedirectPolicy.headers(headers, from: url, to: target)
         switch status {
         case 303 where method != .head:
             next.dropBody(becoming: .get)

@@ -139,12 +139,8 @@ final class URLSessionExchange: Sendable {
             return nil
         }
         guard let target = proposed.url else { return nil }
-        let fromScheme = response.url?.scheme?.lowercased() ?? request.url.scheme?.lowercased()
-        let toScheme = target.scheme?.lowercased()
-        if toScheme != "https" && !(toScheme == "http" && fromScheme == "http") {
-            fail(.transport(TransportFailure(
-                kind: .insecureRedirect, url: request.url,
-                underlying: "refused redirect from \(fromScheme ?? "?") to \(toScheme ?? "?")")))
+        if let refusal = policy.refusal(from: response.url ?? request.url, to: target) {
+            fail(.transport(refusal))
             return nil
         }
         var next = proposed

@@ -45,9 +45,7 @@ public final class URLSessionTransport: Transport {
             let (response, exchange) = try await perform(current, redirectsSoFar: redirects)
             guard let next = exchange.pendingRedirect else { return response }
             // A 307/308 with a body: follow it here, keeping the method and the body.
-            if !RedirectPolicy.sameServer(current.url, next.url) {
-                for name in RedirectPolicy.credentialHeaders { current.headers.remove(name) }
-            }
+            current.headers = RedirectPolicy.headers(current.headers, from: current.url, to: next.url)
             current.url = next.url
             redirects = next.count
         }
