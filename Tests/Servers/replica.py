@@ -79,6 +79,13 @@ class Handler(BaseHTTPRequestHandler):
         self.send_json(405, {"message": "method not allowed"})
 
 
+class Server(ThreadingHTTPServer):
+    # socketserver's default backlog of 5 drops the SYNs of a client opening 8 connections at once; the kernel then
+    # resends them a second later, and requests sent together arrive a second apart, which no real service does.
+    request_queue_size = 128
+    daemon_threads = True
+
+
 def main():
     global LOG_FILE
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -86,8 +93,7 @@ def main():
     parser.add_argument("--log", help="also append every request to this file as JSON lines")
     args = parser.parse_args()
     LOG_FILE = args.log
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    server.daemon_threads = True
+    server = Server(("127.0.0.1", args.port), Handler)
     print(f"replica on http://127.0.0.1:{args.port}", flush=True)
     server.serve_forever()
 
