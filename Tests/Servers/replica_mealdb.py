@@ -10,6 +10,13 @@ Paths, under both /api/json/v1/1/ (the public test key) and /api/json/v2/{any ke
     list.php?c=list | a=list | i=list      category names, areas, ingredients
     filter.php?c=C | a=A | i=I             summaries (idMeal, strMeal, strMealThumb); I may use `_` for spaces
 
+Premium endpoints, only under /api/json/v2/{key}/ (under v1 they answer the 404 page, as unknown endpoints do):
+
+    latest.php              the ten newest meals (highest idMeal first), in full
+    randomselection.php     ten different meals picked at random, in full
+    filter.php?i=A,B,C      summaries of the meals using every one of the ingredients (comma-separated, `_` for
+                            spaces); under v1 a comma list is one name, which no meal has
+
 As the real service does, a search, filter or lookup that matches nothing answers 200 `{"meals":null}`, and bodies
 escape `/` as `\\/` and non-ASCII characters as `\\uXXXX`. Query strings are parsed as PHP does (`+` is a space).
 Any other key under /api/json/v1/ and any unknown endpoint answer a 404 HTML page.
@@ -98,7 +105,8 @@ def handle(handler, path, query):
     match = API_PATH.match(path)
     if not match or (match.group(1) == "v1" and match.group(2) != "1"):
         return handler.send_body(404, NOT_FOUND_HTML, "text/html; charset=UTF-8")
-    endpoint = ENDPOINTS.get(match.group(3))
+    premium = match.group(1) == "v2"
+    endpoint = (premium and PREMIUM_ENDPOINTS.get(match.group(3))) or ENDPOINTS.get(match.group(3))
     if endpoint is None:
         return handler.send_body(404, NOT_FOUND_HTML, "text/html; charset=UTF-8")
     origin = "http://" + handler.headers.get("Host", "%s:%d" % handler.server.server_address[:2])
@@ -178,6 +186,31 @@ def _filter(q):
     else:
         found = []
     return _meals([{"strMeal": m["strMeal"], "strMealThumb": m["strMealThumb"], "idMeal": m["idMeal"]} for m in found])
+
+
+def _latest(q):
+    newest = sorted(MEALS, key=lambda m: int(m["idMeal"]), reverse=True)
+    return _meals(newest[:10])
+
+
+def _random_selection(q):
+    return _meals(random.sample(MEALS, min(10, len(MEALS))))
+
+
+def _filter_premium(q):
+    """filter.php under v2: a comma-separated `i` asks for meals with every one of the ingredients."""
+    if "i" not in q or "," not in q["i"]:
+        return _filter(q)
+    wanted = [name.replace("_", " ").strip().casefold() for name in q["i"].split(",")]
+    found = [m for m in MEALS if all(name in set(_ingredient_names(m)) for name in wanted)]
+    return _meals([{"strMeal": m["strMeal"], "strMealThumb": m["strMealThumb"], "idMeal": m["idMeal"]} for m in found])
+
+
+PREMIUM_ENDPOINTS = {
+    "latest.php": _latest,
+    "randomselection.php": _random_selection,
+    "filter.php": _filter_premium,
+}
 
 
 ENDPOINTS = {
