@@ -123,13 +123,14 @@ struct MealDBSession {
         GalleryItem(
             title: meal.name, subtitle: [meal.category, meal.area].compactMap { $0 }.joined(separator: " · "),
             details: meal.tags.isEmpty ? [] : [meal.tags.joined(separator: ", ")], badge: meal.id,
-            imageURL: meal.thumbnail(size: .medium), link: URL(string: "https://www.themealdb.com/meal/\(meal.id)"))
+            imageURL: meal.thumbnail(size: .medium), fallbackImageURL: meal.thumbnail,
+            link: URL(string: "https://www.themealdb.com/meal/\(meal.id)"))
     }
 
     /// A gallery card for a meal summary.
     static func card(_ meal: MealSummary) -> GalleryItem {
         GalleryItem(
-            title: meal.name, badge: meal.id, imageURL: meal.thumbnail(size: .medium),
+            title: meal.name, badge: meal.id, imageURL: meal.thumbnail(size: .medium), fallbackImageURL: meal.thumbnail,
             link: URL(string: "https://www.themealdb.com/meal/\(meal.id)"))
     }
 }

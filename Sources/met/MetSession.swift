@@ -88,8 +88,8 @@ struct MetSession {
                 GalleryItem(
                     title: object.title ?? "Untitled", subtitle: object.artistDisplayName ?? object.culture,
                     details: [object.objectDate, object.medium, object.department].compactMap { $0 },
-                    badge: String(object.id), imageURL: object.primaryImageSmall ?? object.primaryImage,
-                    link: object.objectURL)
+                    badge: String(object.id), imageURL: object.thumbnail,
+                    fallbackImageURL: object.primaryImageSmall == nil ? nil : object.primaryImage, link: object.objectURL)
             })
         try await GalleryWriter().write(gallery, toFolder: folder, setup: setup, console: console)
     }

@@ -303,6 +303,34 @@ struct MealDBCLITests {
         #expect(!html.contains("src=\"http"))
     }
 
+    @Test("--html keeps every picture when no size variant is there: the originals stand in, online and offline")
+    func galleryWithoutSizeVariants() async throws {
+        let folder = tool.home.appendingPathComponent("originals")
+        let offlineFolder = tool.home.appendingPathComponent("originals-offline")
+        let (online, offline) = try await Replica.withSizeVariantsMissing {
+            let online = try await run(["filter", "--area", "British", "--html", folder.path, "--json"])
+            let offline = try await run(["filter", "--area", "British", "--offline", "--html", offlineFolder.path, "--json"])
+            return (online, offline)
+        }
+        #expect(online.status == 0, "\(online)")
+        #expect(!online.stderr.contains("could not be downloaded"), "\(online.stderr)")
+        let meals = try #require(try online.json() as? [[String: Any]])
+        #expect(!meals.isEmpty)
+        for (outcome, place) in [(online, folder), (offline, offlineFolder)] {
+            #expect(outcome.status == 0, "\(outcome)")
+            let thumbnails = try FileManager.default.contentsOfDirectory(atPath: place.appendingPathComponent("thumbnails").path)
+            #expect(thumbnails.count == meals.count, "\(place.lastPathComponent): \(thumbnails.count) of \(meals.count) pictures")
+            #expect(outcome.stderr.contains("with \(meals.count) picture"))
+        }
+        // Each original was asked for after its medium variant failed.
+        for meal in meals {
+            let thumbnail = try #require(meal["thumbnail"] as? String)
+            let path = try #require(URL(string: thumbnail)?.path)
+            let asked = try await Replica.requests(containing: path).map(\.path)
+            #expect(asked.contains(path + "/medium") && asked.contains(path), "\(path): \(asked)")
+        }
+    }
+
     // MARK: Cache
 
     @Test("--offline answers from the cache after an online run, pictures included; a miss exits 4")

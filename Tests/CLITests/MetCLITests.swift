@@ -172,6 +172,21 @@ struct MetCLITests {
         #expect(outcome.stderr.contains("Wrote "))
     }
 
+    @Test("--html keeps every picture when the small images are not there: primaryImage stands in")
+    func galleryWithoutSmallImages() async throws {
+        let folder = tool.home.appendingPathComponent("originals")
+        let outcome = try await Replica.withSizeVariantsMissing {
+            try await run(["search", "sunflowers", "--has-images", "--limit", "6", "--json", "--html", folder.path])
+        }
+        #expect(outcome.status == 0, "\(outcome)")
+        let objects = try #require((try outcome.json() as? [String: Any])?["objects"] as? [[String: Any]])
+        let pictured = objects.filter { $0["primaryImage"] is String }
+        #expect(!pictured.isEmpty)
+        let thumbnails = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("thumbnails").path)
+        #expect(thumbnails.count == pictured.count)
+        #expect(!outcome.stderr.contains("could not be downloaded"), "\(outcome.stderr)")
+    }
+
     @Test("help on the tool and every command")
     func help() async throws {
         for arguments in [["--help"], ["search", "--help"], ["show", "-h"], ["departments", "--help"], ["help", "objects"]] {

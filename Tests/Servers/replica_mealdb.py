@@ -28,6 +28,8 @@ replica's own origin (taken from the request's Host header):
     /images/ingredients/NAME.png             an ingredient's picture; NAME-small.png, -medium.png, -large.png
     /images/category/NAME.png                a category's picture
 
+With POST /__settings?size_variants=missing (see replica.py) the size variants answer 404; the originals stay.
+
 Fault triggers, for tests that need a broken answer deterministically: when any query value (after decoding) is
 
     __html__        200 with an HTML page (Content-Type text/html), as a captive portal or CDN error page sends
@@ -253,6 +255,9 @@ def _image(handler, path):
     meal = MEAL_IMAGE.match(path)
     category = CATEGORY_IMAGE.match(path)
     ingredient = INGREDIENT_IMAGE.match(path)
+    variant = (meal and meal.group(2)) or (ingredient and ingredient.group(2))
+    if variant and not handler.server.size_variants_served:
+        return handler.send_body(404, NOT_FOUND_HTML, "text/html; charset=UTF-8")
     if meal and meal.group(1) in MEAL_SLUGS:
         png = _png(meal.group(1), IMAGE_SIDES[meal.group(2)])
     elif category and category.group(1) in CATEGORY_SLUGS:
