@@ -92,8 +92,10 @@ struct MealDBSession {
         switch kind {
         case "category": meals = try await client.meals(inCategory: values[0])
         case "area": meals = try await client.meals(inArea: values[0])
-        case _ where values.count > 1: meals = try await client.meals(withIngredients: values)
-        default: meals = try await client.meals(withIngredient: values[0])
+        default:
+            // One ingredient is the free filter; several are the premium one, checked above.
+            meals = values.count > 1
+                ? try await client.meals(withIngredients: values) : try await client.meals(withIngredient: values[0])
         }
         let described = values.map { "\"\($0)\"" }.joined(separator: " and ")
         let kinds = values.count > 1 ? "ingredients" : kind
