@@ -52,8 +52,16 @@ struct MealDBSession {
                 throw Failure(.notFound, "TheMealDB has no meal with id \(id).")
             }
             output.meal(meal)
+        case "random" where invocation.flag("selection"):
+            try requirePremiumKey("random --selection")
+            output.meals(try await client.randomSelection(), emptyMessage: "TheMealDB picked no meals.")
         case "random":
             output.meal(try await client.randomMeal())
+        case "latest":
+            try requirePremiumKey("latest")
+            let meals = try await client.latestMeals()
+            output.meals(meals, emptyMessage: "TheMealDB lists no new meals.")
+            try await writeGallery(meals.map(Self.card), title: "The newest meals")
         case "categories":
             output.categories(try await client.categories())
         case "areas":
@@ -68,23 +76,39 @@ struct MealDBSession {
     }
 
     private func filter() async throws {
-        let choices = [("category", "c"), ("area", "a"), ("ingredient", "i")].compactMap { name, _ in
-            invocation.value(name).map { (name, $0) }
-        }
-        guard choices.count == 1, let (kind, value) = choices.first else {
+        let ingredients = invocation.allValues("ingredient")
+        let choices = [
+            invocation.value("category").map { ("category", [$0]) }, invocation.value("area").map { ("area", [$0]) },
+            ingredients.isEmpty ? nil : ("ingredient", ingredients),
+        ].compactMap { $0 }
+        guard choices.count == 1, let (kind, values) = choices.first else {
             let problem = choices.isEmpty
                 ? "filter needs one of --category, --area or --ingredient"
                 : "filter takes only one of --category, --area or --ingredient, not \(choices.map { "--" + $0.0 }.joined(separator: " and "))"
             throw invocation.usageError(problem)
         }
+        if values.count > 1 { try requirePremiumKey("filter with more than one --ingredient") }
         let meals: [MealSummary]
         switch kind {
-        case "category": meals = try await client.meals(inCategory: value)
-        case "area": meals = try await client.meals(inArea: value)
-        default: meals = try await client.meals(withIngredient: value)
+        case "category": meals = try await client.meals(inCategory: values[0])
+        case "area": meals = try await client.meals(inArea: values[0])
+        default:
+            // One ingredient is the free filter; several are the premium one, checked above.
+            meals = values.count > 1
+                ? try await client.meals(withIngredients: values) : try await client.meals(withIngredient: values[0])
         }
-        output.summaries(meals, emptyMessage: "No meals found for \(kind) \"\(value)\".")
-        try await writeGallery(meals.map(Self.card), title: "Meals of the \(kind) “\(value)”")
+        let described = values.map { "\"\($0)\"" }.joined(separator: " and ")
+        let kinds = values.count > 1 ? "ingredients" : kind
+        output.summaries(meals, emptyMessage: "No meals found for \(kinds) \(described).")
+        try await writeGallery(meals.map(Self.card), title: "Meals of the \(kinds) \(values.map { "“\($0)”" }.joined(separator: " and "))")
+    }
+
+    /// Refuses, before any request, a command that TheMealDB serves only with a supporter's key.
+    private func requirePremiumKey(_ command: String) throws(UsageError) {
+        guard client.hasPremiumKey else {
+            throw invocation.usageError(
+                "\(command) needs a premium TheMealDB API key (a supporter's key): pass --api-key KEY or set MEALDB_API_KEY")
+        }
     }
 
     private func writeGallery(_ cards: [GalleryItem], title: String) async throws {
@@ -101,13 +125,14 @@ struct MealDBSession {
         GalleryItem(
             title: meal.name, subtitle: [meal.category, meal.area].compactMap { $0 }.joined(separator: " · "),
             details: meal.tags.isEmpty ? [] : [meal.tags.joined(separator: ", ")], badge: meal.id,
-            imageURL: meal.thumbnail(size: .medium), link: URL(string: "https://www.themealdb.com/meal/\(meal.id)"))
+            imageURL: meal.thumbnail(size: .medium), fallbackImageURL: meal.thumbnail,
+            link: URL(string: "https://www.themealdb.com/meal/\(meal.id)"))
     }
 
     /// A gallery card for a meal summary.
     static func card(_ meal: MealSummary) -> GalleryItem {
         GalleryItem(
-            title: meal.name, badge: meal.id, imageURL: meal.thumbnail(size: .medium),
+            title: meal.name, badge: meal.id, imageURL: meal.thumbnail(size: .medium), fallbackImageURL: meal.thumbnail,
             link: URL(string: "https://www.themealdb.com/meal/\(meal.id)"))
     }
 }

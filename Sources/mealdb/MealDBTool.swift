@@ -30,19 +30,35 @@ enum MealDBTool {
                 discussion: "Exits with 3 when TheMealDB has no meal with that id.",
                 positionals: [Positional("ID", help: "The meal's id, as 52771.")],
                 examples: ["mealdb show 52771", "mealdb show 52771 --json"]),
-            Command("random", summary: "One meal picked at random.", examples: ["mealdb random"]),
+            Command(
+                "random", summary: "One meal picked at random, or ten with --selection.",
+                discussion: "--selection needs a premium key (--api-key or MEALDB_API_KEY).",
+                options: [.flag("selection", help: "Ten meals picked at random, in full (premium).")],
+                examples: ["mealdb random", "mealdb random --selection --api-key KEY --json"]),
+            Command(
+                "latest", summary: "The meals added most recently, newest first (premium).",
+                discussion: "Needs a premium key (--api-key or MEALDB_API_KEY); exits with 2 before any request without one.",
+                options: [htmlOption],
+                examples: ["mealdb latest --api-key KEY", "MEALDB_API_KEY=KEY mealdb latest --json"]),
             Command("categories", summary: "Every category, with its description.", examples: ["mealdb categories"]),
             Command("areas", summary: "Every area (cuisine).", examples: ["mealdb areas --json"]),
             Command("ingredients", summary: "Every ingredient TheMealDB knows.", examples: ["mealdb ingredients"]),
             Command(
-                "filter", summary: "Meals of a category, an area or with an ingredient (exactly one of them).",
+                "filter", summary: "Meals of a category, an area or with ingredients (exactly one kind).",
+                discussion: """
+                    Repeat --ingredient for the meals that use every one of them; that needs a premium key \
+                    (--api-key or MEALDB_API_KEY).
+                    """,
                 options: [
                     .value("category", "C", help: "Meals of this category, as Seafood."),
                     .value("area", "A", help: "Meals of this area, as Italian."),
-                    .value("ingredient", "I", help: "Meals with this ingredient, as chicken_breast."),
+                    .repeatable("ingredient", "I", help: "Meals with this ingredient, as chicken_breast; repeatable (premium)."),
                     htmlOption,
                 ],
-                examples: ["mealdb filter --category Seafood", "mealdb filter --area Italian --html italian"]),
+                examples: [
+                    "mealdb filter --category Seafood", "mealdb filter --area Italian --html italian",
+                    "mealdb filter --ingredient chicken_breast --ingredient garlic --api-key KEY",
+                ]),
         ],
         epilogue: """
             Environment:

@@ -53,25 +53,7 @@ struct MetOutput {
 
     func object(_ object: MetObject) {
         if json { return console.printJSON(Self.json(object)) }
-        var lines = [style.bold(object.title ?? "Untitled")]
-        if let artist = object.artistDisplayName {
-            lines.append(artist + (object.artistDisplayBio.map { style.dim(" (\($0))") } ?? ""))
-        }
-        var sections = [lines.joined(separator: "\n")]
-        let facts: [(String, String?)] = [
-            ("Date", object.objectDate), ("Object", object.objectName), ("Medium", object.medium),
-            ("Dimensions", object.dimensions), ("Culture", object.culture), ("Period", object.period),
-            ("Department", object.department), ("Gallery", object.galleryNumber.map { "Gallery \($0)" }),
-            ("Credit", object.creditLine), ("Tags", object.tags.isEmpty ? nil : object.tags.map(\.term).joined(separator: ", ")),
-            ("Highlight", object.isHighlight ? "yes" : nil), ("Public domain", object.isPublicDomain ? "yes" : "no"),
-        ]
-        let rows = facts.compactMap { label, value in value.map { [label, $0] } }
-        sections.append(TextLayout.columns(rows, width: width))
-        let links = [("Image", object.primaryImage?.absoluteString), ("Page", object.objectURL?.absoluteString)]
-            .compactMap { label, url in url.map { [label, $0] } }
-        if !links.isEmpty { sections.append(TextLayout.columns(links, width: 10_000)) }
-        sections.append(style.dim("object \(object.id)"))
-        console.print(sections.joined(separator: "\n\n"))
+        console.print(ObjectSheet(object: object, style: style, width: width).text())
     }
 
     /// An object in the Met's own field names, keys sorted; a value that cannot be encoded becomes its ID alone.

@@ -47,7 +47,8 @@ struct MetSession {
             if let explicitLimit { found.ids = Array(found.ids.prefix(explicitLimit)) }
             return output.objectIDs(found)
         }
-        let rate = try invocation.positiveDecimal("rate") ?? 80
+        // Without --rate the client's own budget applies: never more than 80 requests in any second.
+        let rate = try invocation.positiveDecimal("rate")
         let concurrency = try invocation.integer("concurrency", in: 1...64) ?? 8
         let fetch = client.searchObjects(query, limit: explicitLimit ?? 20, rate: rate, concurrency: concurrency)
         var progress: ProgressBar?
@@ -87,8 +88,8 @@ struct MetSession {
                 GalleryItem(
                     title: object.title ?? "Untitled", subtitle: object.artistDisplayName ?? object.culture,
                     details: [object.objectDate, object.medium, object.department].compactMap { $0 },
-                    badge: String(object.id), imageURL: object.primaryImageSmall ?? object.primaryImage,
-                    link: object.objectURL)
+                    badge: String(object.id), imageURL: object.thumbnail,
+                    fallbackImageURL: object.primaryImageSmall == nil ? nil : object.primaryImage, link: object.objectURL)
             })
         try await GalleryWriter().write(gallery, toFolder: folder, setup: setup, console: console)
     }

@@ -108,6 +108,59 @@ struct MealDBCLITests {
         }
     }
 
+    // MARK: Premium commands
+
+    @Test("latest and random --selection: JSON arrays of full meals with a supporter's key, from flag or environment")
+    func premiumMeals() async throws {
+        let key = "premium\(UInt32.random(in: 0...UInt32.max))"
+        let mealKeys: Set = ["id", "name", "alternateName", "category", "area", "instructions", "thumbnail", "tags", "youtube", "source", "ingredients"]
+        let latest = try await run(["latest", "--api-key", key, "--json"])
+        #expect(latest.status == 0, "\(latest)")
+        let newest = try #require(try latest.json() as? [[String: Any]])
+        #expect(newest.compactMap { $0["id"] as? String } == (90013...90022).reversed().map(String.init))
+        #expect(newest.allSatisfy { Set($0.keys) == mealKeys })
+        let human = try await run(["latest"], environment: ["MEALDB_API_KEY": key])
+        #expect(human.status == 0, "\(human)")
+        #expect(human.stdout.hasPrefix("90022"))
+
+        let selection = try await run(["random", "--selection", "--api-key", key, "--json"])
+        #expect(selection.status == 0, "\(selection)")
+        let meals = try #require(try selection.json() as? [[String: Any]])
+        #expect(meals.count == 10 && meals.allSatisfy { Set($0.keys) == mealKeys })
+        let paths = try await Replica.requests(containing: key).map(\.path)
+        #expect(paths == ["latest.php", "latest.php", "randomselection.php"].map { "/api/json/v2/\(key)/\($0)" })
+    }
+
+    @Test("filter with several --ingredient: summaries of the meals with all of them")
+    func filterBySeveralIngredients() async throws {
+        let key = "premium\(UInt32.random(in: 0...UInt32.max))"
+        let outcome = try await run(["filter", "--ingredient", "garlic", "--ingredient", "olive oil", "--api-key", key, "--json"])
+        #expect(outcome.status == 0, "\(outcome)")
+        let meals = try #require(try outcome.json() as? [[String: Any]])
+        #expect(!meals.isEmpty && meals.allSatisfy { Set($0.keys) == ["id", "name", "thumbnail"] })
+        let sent = try await Replica.requests(containing: key)
+        #expect(sent.map(\.path) == ["/api/json/v2/\(key)/filter.php"])
+        #expect(sent.map(\.query) == ["i=garlic%2Colive_oil"])
+        let none = try await run(["filter", "--ingredient", "garlic", "--ingredient", "unobtainium", "--api-key", key])
+        #expect(none.status == 0)
+        #expect(none.stdout == "No meals found for ingredients \"garlic\" and \"unobtainium\".\n")
+    }
+
+    @Test("with the test key, each premium command exits 2 before any request, naming both ways to give a key",
+        arguments: [["latest"], ["random", "--selection"], ["filter", "--ingredient", "garlic", "--ingredient", "MARKER"]])
+    func premiumNeedsAKey(arguments: [String]) async throws {
+        let marker = "marker\(UInt32.random(in: 0...UInt32.max))"
+        let outcome = try await run(arguments.map { $0 == "MARKER" ? marker : $0 } + ["--verbose"])
+        #expect(outcome.status == 2, "\(outcome)")
+        #expect(outcome.stdout.isEmpty)
+        #expect(outcome.stderr.contains("needs a premium TheMealDB API key"))
+        #expect(outcome.stderr.contains("--api-key") && outcome.stderr.contains("MEALDB_API_KEY"))
+        #expect(!outcome.stderr.contains(" 200 "), "--verbose logged an exchange")
+        #expect(try await Replica.requests(containing: marker).isEmpty)
+        #expect(try await Replica.requests(containing: "/api/json/v1/1/latest.php").isEmpty)
+        #expect(try await Replica.requests(containing: "/api/json/v1/1/randomselection.php").isEmpty)
+    }
+
     // MARK: What the server received
 
     @Test("values are percent-encoded per RFC 3986")
@@ -154,7 +207,7 @@ struct MealDBCLITests {
         #expect(toolHelp.status == 0)
         #expect(toolHelp.stdout.contains("Usage: mealdb <command>"))
         #expect(toolHelp.stderr.isEmpty)
-        for command in ["search", "letter", "show", "random", "categories", "areas", "ingredients", "filter"] {
+        for command in ["search", "letter", "show", "random", "latest", "categories", "areas", "ingredients", "filter"] {
             let help = try await tool.run([command, "-h"])
             #expect(help.status == 0)
             #expect(help.stdout.hasPrefix("Usage: mealdb \(command)"))
@@ -248,6 +301,34 @@ struct MealDBCLITests {
         #expect(thumbnails.allSatisfy { $0.hasSuffix(".png") })
         for file in thumbnails { #expect(html.contains("src=\"thumbnails/\(file)\"")) }
         #expect(!html.contains("src=\"http"))
+    }
+
+    @Test("--html keeps every picture when no size variant is there: the originals stand in, online and offline")
+    func galleryWithoutSizeVariants() async throws {
+        let folder = tool.home.appendingPathComponent("originals")
+        let offlineFolder = tool.home.appendingPathComponent("originals-offline")
+        let (online, offline) = try await Replica.withSizeVariantsMissing {
+            let online = try await run(["filter", "--area", "British", "--html", folder.path, "--json"])
+            let offline = try await run(["filter", "--area", "British", "--offline", "--html", offlineFolder.path, "--json"])
+            return (online, offline)
+        }
+        #expect(online.status == 0, "\(online)")
+        #expect(!online.stderr.contains("could not be downloaded"), "\(online.stderr)")
+        let meals = try #require(try online.json() as? [[String: Any]])
+        #expect(!meals.isEmpty)
+        for (outcome, place) in [(online, folder), (offline, offlineFolder)] {
+            #expect(outcome.status == 0, "\(outcome)")
+            let thumbnails = try FileManager.default.contentsOfDirectory(atPath: place.appendingPathComponent("thumbnails").path)
+            #expect(thumbnails.count == meals.count, "\(place.lastPathComponent): \(thumbnails.count) of \(meals.count) pictures")
+            #expect(outcome.stderr.contains("with \(meals.count) picture"))
+        }
+        // Each original was asked for after its medium variant failed.
+        for meal in meals {
+            let thumbnail = try #require(meal["thumbnail"] as? String)
+            let path = try #require(URL(string: thumbnail)?.path)
+            let asked = try await Replica.requests(containing: path).map(\.path)
+            #expect(asked.contains(path + "/medium") && asked.contains(path), "\(path): \(asked)")
+        }
     }
 
     // MARK: Cache

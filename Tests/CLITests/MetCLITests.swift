@@ -92,6 +92,28 @@ struct MetCLITests {
         }
     }
 
+    @Test("show prints every field the object has: the artist's prefix, suffix and sort name among them")
+    func showEveryField() async throws {
+        let outcome = try await run(["show", "7003"])
+        #expect(outcome.status == 0, "\(outcome)")
+        let text = outcome.stdout
+        #expect(text.contains("Workshop of Maren Holt and assistants (Dutch, Leiden 1851–1903 Arles)"))
+        for line in [
+            "Sorted as", "Holt, Maren", "Artist role", "Nationality", "Artist's years", "1851–1903", "Classification",
+            "Drawings", "Measured", "Sheet: Height 30.5, Width 22.9", "Accession", "Acquired", "Credit",
+            "Repository", "Record updated", "2024-01-09", "Made by", "Small image", "web-large/7003.png",
+            "Artist ULAN", "Page",
+        ] {
+            #expect(text.contains(line), "met show 7003 lacks \(line)")
+        }
+        #expect(!text.contains("River"), "empty fields are left out")
+        let json = try await run(["show", "7003", "--json"])
+        let object = try #require(try json.json() as? [String: Any])
+        #expect(object["artistPrefix"] as? String == "Workshop of")
+        #expect(object["artistSuffix"] as? String == "and assistants")
+        #expect(object["artistAlphaSort"] as? String == "Holt, Maren")
+    }
+
     @Test("departments and objects")
     func listing() async throws {
         let departments = try await run(["departments", "--json"])
@@ -148,6 +170,21 @@ struct MetCLITests {
         #expect(!thumbnails.isEmpty)
         for file in thumbnails { #expect(html.contains("thumbnails/\(file)")) }
         #expect(outcome.stderr.contains("Wrote "))
+    }
+
+    @Test("--html keeps every picture when the small images are not there: primaryImage stands in")
+    func galleryWithoutSmallImages() async throws {
+        let folder = tool.home.appendingPathComponent("originals")
+        let outcome = try await Replica.withSizeVariantsMissing {
+            try await run(["search", "sunflowers", "--has-images", "--limit", "6", "--json", "--html", folder.path])
+        }
+        #expect(outcome.status == 0, "\(outcome)")
+        let objects = try #require((try outcome.json() as? [String: Any])?["objects"] as? [[String: Any]])
+        let pictured = objects.filter { $0["primaryImage"] is String }
+        #expect(!pictured.isEmpty)
+        let thumbnails = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("thumbnails").path)
+        #expect(thumbnails.count == pictured.count)
+        #expect(!outcome.stderr.contains("could not be downloaded"), "\(outcome.stderr)")
     }
 
     @Test("help on the tool and every command")

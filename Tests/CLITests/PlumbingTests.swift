@@ -276,4 +276,41 @@ struct GalleryTests {
         #expect(!html.contains("<link"))
         #expect(try Data(contentsOf: folder.appendingPathComponent("thumbnails/001.jpg")) == jpeg)
     }
+
+    @Test("a picture that is not there is replaced by its fallback; a server error or a second miss is a placeholder")
+    func fallsBack() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        func picture(_ name: String) -> URL? { URL(string: "https://images.example/\(name)") }
+        let gallery = Gallery(title: "Fallbacks", generator: "sample 9.9.9", items: [
+            GalleryItem(title: "Variant missing", imageURL: picture("a.jpg/medium"), fallbackImageURL: picture("a.jpg")),
+            GalleryItem(title: "Offline, variant not cached", imageURL: picture("b.jpg/medium"), fallbackImageURL: picture("b.jpg")),
+            GalleryItem(title: "Server error", imageURL: picture("c.jpg/medium"), fallbackImageURL: picture("c.jpg")),
+            GalleryItem(title: "Both missing", imageURL: picture("d.jpg/medium"), fallbackImageURL: picture("d.jpg")),
+            GalleryItem(title: "No fallback", imageURL: picture("e.jpg/medium")),
+        ])
+        let asked = AskedPaths()
+        let report = try await GalleryWriter(maxConcurrentDownloads: 1).write(gallery, to: folder) { url in
+            asked.paths.withLock { $0.append(url.path) }
+            switch url.path {
+            case "/a.jpg", "/b.jpg", "/c.jpg": return png
+            case "/b.jpg/medium": throw ErrandError.notCached(url)
+            case "/c.jpg/medium": throw ErrandError.unacceptableStatus(StatusFailure(status: 502, headers: [:], body: Data(), url: url))
+            default: throw ErrandError.unacceptableStatus(StatusFailure(status: 404, headers: [:], body: Data(), url: url))
+            }
+        }
+        #expect(report.imagesSaved == 2)
+        #expect(report.imagesFailed == 3)
+        #expect(asked.paths.withLock { $0 } == [
+            "/a.jpg/medium", "/a.jpg", "/b.jpg/medium", "/b.jpg", "/c.jpg/medium", "/d.jpg/medium", "/d.jpg", "/e.jpg/medium",
+        ])
+        let html = try String(contentsOf: folder.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(html.contains("src=\"thumbnails/001.png\"") && html.contains("src=\"thumbnails/002.png\""))
+    }
+}
+
+/// The paths a gallery's loader was asked for, in order.
+private final class AskedPaths: Sendable {
+    let paths = Mutex<[String]>([])
 }

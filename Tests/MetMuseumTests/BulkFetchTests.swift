@@ -127,7 +127,7 @@ struct BulkFetchTests {
 /// The fetch's timing, measured from the server's log; serialized so that the tests do not disturb each other's timing.
 @Suite("Met bulk fetch timing on the replica", .serialized, .enabled(if: TestServer.replica.isUsable))
 struct BulkFetchTimingTests {
-    @Test("at 30 per second, 60 objects take at least 1.7 s and no second holds more than 30 + burst", arguments: TransportKind.allCases)
+    @Test("at 30 per second, 60 objects take at least 1.7 s and no second holds more than 30", arguments: TransportKind.allCases)
     func rateAdherence(transport: TransportKind) async throws {
         let replica = try ReplicaClient(transport: transport)
         let ids = ReplicaIDs.served + ReplicaIDs.served.prefix(14)
@@ -137,22 +137,64 @@ struct BulkFetchTimingTests {
         try #require(times.count == 60)
         let span = times[59] - times[0]
         #expect(span >= 1.7, "60 requests in \(span) s")
-        let burst = MetClient.burst(for: 30)
-        // The limiter admits requests exactly on the token schedule, so a one-second window starting at an admission
-        // ends right at another; the windows here leave out 40 ms of delivery jitter between client and server.
-        let window = 0.96
-        let busiest = times.indices.map { start in times[start...].prefix { $0 < times[start] + window }.count }.max() ?? 0
-        #expect(busiest <= 30 + burst, "\(busiest) requests within one second")
-        let sent = replica.starts.sorted
-        let sentBusiest = sent.indices.map { start in sent[start...].prefix { $0 < sent[start] + window }.count }.max() ?? 0
-        #expect(sentBusiest <= 30 + burst, "\(sentBusiest) requests started within one second")
+        // The budget's windows are 100 ms longer than a second, so delivery jitter below that cannot put a 31st
+        // request into any second at the server.
+        let busiest = Self.busiestWindow(times)
+        #expect(busiest <= 30, "\(busiest) requests within one second at the server")
+        let sentBusiest = Self.busiestWindow(replica.starts.sorted)
+        #expect(sentBusiest <= 30, "\(sentBusiest) requests started within one second")
     }
 
-    @Test("at the default rate, a fetch stays under a server limit of 90 per second")
+    @Test("the default budget: 400 objects, no second above 80 at the server, within 5.6 s", arguments: TransportKind.allCases)
+    func defaultBudgetHoldsInEverySecond(transport: TransportKind) async throws {
+        let replica = try ReplicaClient(transport: transport)
+        let ids = (0..<400).map { ReplicaIDs.served[$0 % ReplicaIDs.served.count] }
+        let started = ContinuousClock.now
+        let result = try await replica.met.objects(ids: ids).result()
+        let elapsed = ContinuousClock.now - started
+        #expect(result.objects.map(\.id) == ids)
+        let times = try await replica.requests().map(\.time).sorted()
+        try #require(times.count == 400)
+        let busiest = Self.busiestWindow(times)
+        print("400 objects over \(transport): \(elapsed), at most \(busiest) requests in any second at the server")
+        #expect(busiest <= 80, "\(busiest) requests within one second at the server")
+        #expect(elapsed <= .milliseconds(5_600), "400 objects took \(elapsed)")
+    }
+
+    @Test("at the default rate, a fetch stays within a server limit of 80 per second")
     func defaultRateIsPolite() async throws {
-        let replica = try ReplicaClient(headers: ["X-Replica-Rate-Limit": "90"])
-        let result = try await replica.met.objects(ids: ReplicaIDs.served + ReplicaIDs.served).result()
-        #expect(result.objects.count == 92)
+        let replica = try ReplicaClient(headers: ["X-Replica-Rate-Limit": "80"])
+        let result = try await replica.met.objects(ids: ReplicaIDs.served + ReplicaIDs.served + ReplicaIDs.served).result()
+        #expect(result.objects.count == 138)
+    }
+
+    @Test("a client's single calls and retries spend its budget as its bulk fetches do")
+    func singleCallsAndRetriesSpendTheBudget() async throws {
+        let replica = try ReplicaClient()
+        let met = MetClient(
+            baseURL: replica.base, headers: ["X-Test-ID": replica.testID], retry: ReplicaClient.quickRetry,
+            rateLimiter: RateLimiter(limit: 5, per: .milliseconds(250), burst: 5))
+        // 10 calls in a row at 5 per 250 ms need one full window after the first 5.
+        for id in ReplicaIDs.served.prefix(10) { _ = try await met.object(id: id) }
+        let times = try await replica.requests().map(\.time).sorted()
+        try #require(times.count == 10)
+        #expect(times[9] - times[0] >= 0.24, "10 calls in \(times[9] - times[0]) s")
+        #expect(Self.busiestWindow(times, seconds: 0.24) <= 5)
+
+        // Two 503s, then the answer: each retry waits for a turn too, so the third attempt comes a window later.
+        let retried = try ReplicaClient()
+        let strict = MetClient(
+            baseURL: retried.base, headers: ["X-Test-ID": retried.testID, "X-Replica-Fault": "503; count=2; key=\(retried.testID)"],
+            retry: ReplicaClient.quickRetry, rateLimiter: RateLimiter(limit: 2, per: .milliseconds(300), burst: 2))
+        _ = try await strict.object(id: 7001)
+        let attempts = try await retried.requests().map(\.time).sorted()
+        try #require(attempts.count == 3)
+        #expect(attempts[2] - attempts[0] >= 0.29, "the third attempt came \(attempts[2] - attempts[0]) s after the first")
+    }
+
+    /// The most of the sorted times within any window of `seconds`.
+    static func busiestWindow(_ times: [Double], seconds: Double = 1) -> Int {
+        times.indices.map { start in times[start...].prefix { $0 < times[start] + seconds }.count }.max() ?? 0
     }
 
     @Test("going faster than the server allows brings the block page, which stops the fetch")

@@ -90,6 +90,48 @@ struct FixtureDecodingTests {
         #expect(object.primaryImageSmall?.absoluteString == "https://images.metmuseum.org/CRDImages/as/web-large/DP251139.jpg")
     }
 
+    @Test("every field of every object fixture is a property, its text kept and its empty strings nil",
+        .enabled(if: Fixtures.available("met")))
+    func everyFieldIsKept() throws {
+        let names = Fixtures.names("met").filter { $0.hasPrefix("object_") && !$0.hasPrefix("object_error") }
+        #expect(names.count == 4)
+        for name in names {
+            let data = try Fixtures.data("met", name)
+            let raw = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let object = try decoder.decode(MetObject.self, from: data)
+            let encoded = try #require(
+                try JSONSerialization.jsonObject(with: JSONEncoder().encode(object)) as? [String: Any])
+            for (key, value) in raw {
+                // The SDK's names drop the Met's underscores and capital G: artistULAN_URL is artistULANURL.
+                let property = key == "GalleryNumber" ? "galleryNumber" : key.replacingOccurrences(of: "_", with: "")
+                let kept = try #require(encoded[property], "\(name): \(key) is not a property of MetObject")
+                switch value {
+                case let text as String where text.isEmpty:
+                    #expect(kept is NSNull, "\(name): an empty \(key) is not nil")
+                case let text as String where key != "metadataDate":
+                    #expect(kept as? String == text, "\(name): \(key) is \(kept), not \(text)")
+                case is NSNull:
+                    #expect(kept is NSNull || (kept as? [Any])?.isEmpty == true, "\(name): \(key)")
+                default:
+                    #expect(!(kept is NSNull), "\(name): \(key) was dropped")
+                }
+            }
+        }
+    }
+
+    @Test("the artist's prefix, suffix and sort name", .enabled(if: Fixtures.available("met")))
+    func artistNameParts() throws {
+        let coin = try decoder.decode(MetObject.self, from: Fixtures.data("met", "object_1.json"))
+        #expect(coin.artistAlphaSort == "Longacre, James Barton")
+        #expect(coin.artistPrefix == nil && coin.artistSuffix == nil)
+        let scroll = try decoder.decode(MetObject.self, from: Fixtures.data("met", "object_45734_openverse.json"))
+        #expect(scroll.artistAlphaSort == "Kiyohara Yukinobu")
+        let amulet = try decoder.decode(MetObject.self, from: Fixtures.data("met", "object_544120.json"))
+        #expect(amulet.artistAlphaSort == nil && amulet.artistDisplayName == nil)
+        // And back: the SDK's own encoding decodes to the same object.
+        #expect(try decoder.decode(MetObject.self, from: JSONEncoder().encode(coin)) == coin)
+    }
+
     @Test("an empty search's null IDs decode as none", .enabled(if: Fixtures.available("met")))
     func emptySearch() throws {
         let list = try decoder.decode(ObjectIDList.self, from: Fixtures.data("met", "search_q_empty_no_results.json"))

@@ -6,6 +6,10 @@ data the project wrote itself. Every request is logged: GET /__requests returns 
 (`[{"time", "method", "path", "query", "headers"}]`, `query` exactly as received, still percent-encoded), and
 DELETE /__requests clears it. With --log FILE the log is also appended to FILE as JSON lines.
 
+POST /__settings?size_variants=missing makes every picture's size variant answer 404 (TheMealDB's `/small`,
+`/medium`, `/large`, `/preview` and ingredients' `-small` … files, the Met's `web-large` images), as a server that
+has only the originals does; POST /__settings?size_variants=served restores them. GET /__settings shows the settings.
+
     python3 Tests/Servers/replica.py --port 8080
 """
 import argparse
@@ -15,6 +19,7 @@ import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qsl
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -59,6 +64,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_body(status, json.dumps(value), "application/json", headers)
 
     def do_GET(self):
+        if self.path.startswith("/__settings"):
+            return self.send_json(200, self.server.settings())
         if self.path.startswith("/__requests"):
             with LOG_LOCK:
                 return self.send_json(200, list(LOG))
@@ -70,6 +77,17 @@ class Handler(BaseHTTPRequestHandler):
 
     do_HEAD = do_GET
 
+    def do_POST(self):
+        if not self.path.startswith("/__settings"):
+            self.record()
+            return self.send_json(405, {"message": "method not allowed"})
+        _, _, query = self.path.partition("?")
+        choice = dict(parse_qsl(query)).get("size_variants")
+        if choice not in ("missing", "served"):
+            return self.send_json(400, {"message": "size_variants must be missing or served"})
+        self.server.size_variants_served = choice == "served"
+        self.send_json(200, self.server.settings())
+
     def do_DELETE(self):
         if self.path.startswith("/__requests"):
             with LOG_LOCK:
@@ -79,6 +97,18 @@ class Handler(BaseHTTPRequestHandler):
         self.send_json(405, {"message": "method not allowed"})
 
 
+class Server(ThreadingHTTPServer):
+    # socketserver's default backlog of 5 drops the SYNs of a client opening 8 connections at once; the kernel then
+    # resends them a second later, and requests sent together arrive a second apart, which no real service does.
+    request_queue_size = 128
+    daemon_threads = True
+    # Whether pictures' size variants exist (POST /__settings); every thread reads it, one request at a time sets it.
+    size_variants_served = True
+
+    def settings(self):
+        return {"size_variants": "served" if self.size_variants_served else "missing"}
+
+
 def main():
     global LOG_FILE
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -86,8 +116,7 @@ def main():
     parser.add_argument("--log", help="also append every request to this file as JSON lines")
     args = parser.parse_args()
     LOG_FILE = args.log
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    server.daemon_threads = True
+    server = Server(("127.0.0.1", args.port), Handler)
     print(f"replica on http://127.0.0.1:{args.port}", flush=True)
     server.serve_forever()
 

@@ -10,6 +10,13 @@ Paths, under both /api/json/v1/1/ (the public test key) and /api/json/v2/{any ke
     list.php?c=list | a=list | i=list      category names, areas, ingredients
     filter.php?c=C | a=A | i=I             summaries (idMeal, strMeal, strMealThumb); I may use `_` for spaces
 
+Premium endpoints, only under /api/json/v2/{key}/ (under v1 they answer the 404 page, as unknown endpoints do):
+
+    latest.php              the ten newest meals (highest idMeal first), in full
+    randomselection.php     ten different meals picked at random, in full
+    filter.php?i=A,B,C      summaries of the meals using every one of the ingredients (comma-separated, `_` for
+                            spaces); under v1 a comma list is one name, which no meal has
+
 As the real service does, a search, filter or lookup that matches nothing answers 200 `{"meals":null}`, and bodies
 escape `/` as `\\/` and non-ASCII characters as `\\uXXXX`. Query strings are parsed as PHP does (`+` is a space).
 Any other key under /api/json/v1/ and any unknown endpoint answer a 404 HTML page.
@@ -20,6 +27,8 @@ replica's own origin (taken from the request's Host header):
     /images/media/meals/SLUG.png             a meal's thumbnail; append /small, /medium, /large or /preview for sizes
     /images/ingredients/NAME.png             an ingredient's picture; NAME-small.png, -medium.png, -large.png
     /images/category/NAME.png                a category's picture
+
+With POST /__settings?size_variants=missing (see replica.py) the size variants answer 404; the originals stay.
 
 Fault triggers, for tests that need a broken answer deterministically: when any query value (after decoding) is
 
@@ -98,7 +107,8 @@ def handle(handler, path, query):
     match = API_PATH.match(path)
     if not match or (match.group(1) == "v1" and match.group(2) != "1"):
         return handler.send_body(404, NOT_FOUND_HTML, "text/html; charset=UTF-8")
-    endpoint = ENDPOINTS.get(match.group(3))
+    premium = match.group(1) == "v2"
+    endpoint = (premium and PREMIUM_ENDPOINTS.get(match.group(3))) or ENDPOINTS.get(match.group(3))
     if endpoint is None:
         return handler.send_body(404, NOT_FOUND_HTML, "text/html; charset=UTF-8")
     origin = "http://" + handler.headers.get("Host", "%s:%d" % handler.server.server_address[:2])
@@ -180,6 +190,31 @@ def _filter(q):
     return _meals([{"strMeal": m["strMeal"], "strMealThumb": m["strMealThumb"], "idMeal": m["idMeal"]} for m in found])
 
 
+def _latest(q):
+    newest = sorted(MEALS, key=lambda m: int(m["idMeal"]), reverse=True)
+    return _meals(newest[:10])
+
+
+def _random_selection(q):
+    return _meals(random.sample(MEALS, min(10, len(MEALS))))
+
+
+def _filter_premium(q):
+    """filter.php under v2: a comma-separated `i` asks for meals with every one of the ingredients."""
+    if "i" not in q or "," not in q["i"]:
+        return _filter(q)
+    wanted = [name.replace("_", " ").strip().casefold() for name in q["i"].split(",")]
+    found = [m for m in MEALS if all(name in set(_ingredient_names(m)) for name in wanted)]
+    return _meals([{"strMeal": m["strMeal"], "strMealThumb": m["strMealThumb"], "idMeal": m["idMeal"]} for m in found])
+
+
+PREMIUM_ENDPOINTS = {
+    "latest.php": _latest,
+    "randomselection.php": _random_selection,
+    "filter.php": _filter_premium,
+}
+
+
 ENDPOINTS = {
     "search.php": _search,
     "lookup.php": _lookup,
@@ -220,6 +255,9 @@ def _image(handler, path):
     meal = MEAL_IMAGE.match(path)
     category = CATEGORY_IMAGE.match(path)
     ingredient = INGREDIENT_IMAGE.match(path)
+    variant = (meal and meal.group(2)) or (ingredient and ingredient.group(2))
+    if variant and not handler.server.size_variants_served:
+        return handler.send_body(404, NOT_FOUND_HTML, "text/html; charset=UTF-8")
     if meal and meal.group(1) in MEAL_SLUGS:
         png = _png(meal.group(1), IMAGE_SIDES[meal.group(2)])
     elif category and category.group(1) in CATEGORY_SLUGS:

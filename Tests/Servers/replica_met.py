@@ -12,7 +12,8 @@ service's shape and with its quirks:
   "true"), departmentId, medium and geoLocation ("|"-joined alternatives), dateBegin with dateEnd. As on the real
   service, q must be the last parameter: when it is not, every filter is ignored and the results are wrong.
 - GET /CRDImages/{dept}/{original|web-large}/{id}[_{n}].png -> a small generated PNG (public-domain objects only);
-  objects' image fields point here, on the host the request named.
+  objects' image fields point here, on the host the request named. With POST /__settings?size_variants=missing (see
+  replica.py) every web-large image answers 404, and only the originals are there.
 
 Search results contain ids the collection does not serve ("ghosts"), as the real index does: 7404 and 7412 answer
 404 "ObjectID not found", 7410 and 7411 "Not a valid object". A search for "sunflowers" meets 7404 and 7410 within
@@ -222,8 +223,8 @@ def _expand(r, origin):
         "constituents": constituents, "department": _DEPARTMENT_NAMES.get(r["dept"], ""),
         "objectName": r["objectName"], "title": r["title"], "culture": r.get("culture", ""),
         "period": r.get("period", ""), "dynasty": r.get("dynasty", ""), "reign": "", "portfolio": "",
-        "artistRole": a.get("role", ""), "artistPrefix": "", "artistDisplayName": a.get("name", ""),
-        "artistDisplayBio": a.get("bio", ""), "artistSuffix": "", "artistAlphaSort": alpha,
+        "artistRole": a.get("role", ""), "artistPrefix": a.get("prefix", ""), "artistDisplayName": a.get("name", ""),
+        "artistDisplayBio": a.get("bio", ""), "artistSuffix": a.get("suffix", ""), "artistAlphaSort": alpha,
         "artistNationality": a.get("nationality", ""), "artistBeginDate": a.get("begin", ""),
         "artistEndDate": a.get("end", ""), "artistGender": a.get("gender", ""), "artistWikidata_URL": wikidata,
         "artistULAN_URL": ulan, "objectDate": r["objectDate"], "objectBeginDate": r["begin"],
@@ -326,6 +327,8 @@ _IMAGE_CACHE = {}
 def _image(handler, path):
     parts = path[len(IMAGES):].split("/")
     if len(parts) != 3 or parts[1] not in ("original", "web-large") or not parts[2].endswith(".png"):
+        return handler.send_json(404, {"message": "Not Found"})
+    if parts[1] == "web-large" and not handler.server.size_variants_served:
         return handler.send_json(404, {"message": "Not Found"})
     stem = parts[2][:-4]
     object_id = stem.split("_")[0]

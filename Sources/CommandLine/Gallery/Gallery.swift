@@ -32,19 +32,23 @@ public struct GalleryItem: Sendable, Hashable {
     public var badge: String?
     /// The picture to download into the gallery's thumbnails folder, if any.
     public var imageURL: URL?
+    /// Another version of the same picture (the original of a size variant), downloaded when ``imageURL`` is not
+    /// there (see ``GalleryWriter``).
+    public var fallbackImageURL: URL?
     /// Where the item lives online (its page on the service), linked from the title.
     public var link: URL?
 
     /// Creates a card.
     public init(
         title: String, subtitle: String? = nil, details: [String] = [], badge: String? = nil, imageURL: URL? = nil,
-        link: URL? = nil
+        fallbackImageURL: URL? = nil, link: URL? = nil
     ) {
         self.title = title
         self.subtitle = subtitle
         self.details = details
         self.badge = badge
         self.imageURL = imageURL
+        self.fallbackImageURL = fallbackImageURL
         self.link = link
     }
 }
@@ -55,6 +59,7 @@ public struct GalleryReport: Sendable, Hashable {
     public var indexFile: URL
     /// Pictures downloaded into the thumbnails folder.
     public var imagesSaved: Int
-    /// Pictures that could not be downloaded (their cards show a placeholder).
+    /// Pictures that could not be downloaded, neither as asked nor as their fallback (their cards show a
+    /// placeholder).
     public var imagesFailed: Int
 }

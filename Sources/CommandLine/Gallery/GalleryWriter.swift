@@ -1,10 +1,12 @@
+import Errand
 import Foundation
 
 /// Writes a ``Gallery`` into a folder: `index.html` and a `thumbnails/` folder of downloaded pictures.
 ///
 /// The page has no external references (styles and the filter box's script are inline, pictures are relative
-/// files), so it works offline and can be zipped or moved as a whole. A picture that cannot be downloaded gets a
-/// placeholder and is counted, never fatal.
+/// files), so it works offline and can be zipped or moved as a whole. When an item's picture is not there (a 4xx
+/// answer, or offline not cached: ``DataPipeline/fallsBack(after:)``), its ``GalleryItem/fallbackImageURL`` is
+/// downloaded instead. A picture that cannot be had either way gets a placeholder and is counted, never fatal.
 public struct GalleryWriter: Sendable {
     /// How many pictures are downloaded at once.
     public var maxConcurrentDownloads: Int
@@ -41,16 +43,20 @@ public struct GalleryWriter: Sendable {
     private func download(
         _ items: [GalleryItem], into folder: URL, loadImage: @escaping @Sendable (URL) async throws -> Data
     ) async -> [Int: String] {
-        let jobs = items.enumerated().compactMap { index, item in item.imageURL.map { (index, $0) } }
+        let jobs = items.enumerated().compactMap { index, item in
+            item.imageURL.map { (index, $0, item.fallbackImageURL) }
+        }
         var saved: [Int: String] = [:]
         await withTaskGroup(of: (Int, String?).self) { group in
             var next = 0
             func startNext() {
                 guard next < jobs.count else { return }
-                let (index, url) = jobs[next]
+                let (index, url, fallback) = jobs[next]
                 next += 1
                 group.addTask {
-                    guard let data = try? await loadImage(url), !data.isEmpty else { return (index, nil) }
+                    guard let data = await Self.picture(at: url, fallingBackTo: fallback, loadImage: loadImage),
+                        !data.isEmpty
+                    else { return (index, nil) }
                     let name = String(format: "%03d", index + 1) + "." + ImageKind.fileExtension(of: data, url: url)
                     do {
                         try data.write(to: folder.appendingPathComponent(name), options: .atomic)
@@ -67,6 +73,20 @@ public struct GalleryWriter: Sendable {
             }
         }
         return saved
+    }
+
+    /// The picture at `url`, else at `fallback` when `url` is not there; `nil` when neither can be had.
+    private static func picture(
+        at url: URL, fallingBackTo fallback: URL?, loadImage: @Sendable (URL) async throws -> Data
+    ) async -> Data? {
+        do {
+            return try await loadImage(url)
+        } catch {
+            guard let fallback, fallback != url, let failure = error as? ErrandError,
+                DataPipeline.fallsBack(after: failure)
+            else { return nil }
+            return try? await loadImage(fallback)
+        }
     }
 
     private static func reason(_ error: any Error) -> String {

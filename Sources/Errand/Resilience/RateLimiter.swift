@@ -1,20 +1,33 @@
 import Foundation
 import Synchronization
 
-/// A token bucket: at most `rate` starts per second on average, with bursts of up to `burst`.
+/// A token bucket, optionally strict: at most `rate` starts per second on average, with bursts of up to `burst`.
 ///
-/// In any window of `t` seconds, no more than `rate × t + burst` callers pass ``acquire()``. Callers wait in arrival
-/// order (no newcomer overtakes a waiting caller); a caller whose task is cancelled leaves the queue at once with
-/// ``ErrandError/cancelled``. One limiter can be shared by any number of tasks and clients: share one instance to
-/// share one budget.
+/// What it guarantees, exactly, for windows counted from any instant (a window [t, t + d) holds the starts at or
+/// after t and before t + d):
+/// - a plain bucket (``init(rate:burst:recoveryInterval:)``) lets at most `rate × d + burst` callers pass
+///   ``acquire()`` in any window of `d` seconds. A 1-second window can therefore hold `rate + burst` starts: 88 at
+///   `rate: 80, burst: 8`, after a quiet period or at the start of a run. Use it when the average is what counts.
+/// - a strict limiter (``init(limit:per:burst:recoveryInterval:)``) keeps that bound and also never lets more than
+///   `limit` pass in any window of its ``strictWindow``'s duration, bursts included. Use it when a server counts
+///   requests per window (as The Met counts 80 per second): the number in the docs is then the number on the wire.
+///
+/// Both bounds concern the moments callers pass ``acquire()``; requests that the network delays unevenly can reach a
+/// server closer together, so leave a margin (a slightly longer window) when the server's count is what matters.
+///
+/// Callers wait in arrival order (no newcomer overtakes a waiting caller); a caller whose task is cancelled leaves
+/// the queue at once with ``ErrandError/cancelled``. One limiter can be shared by any number of tasks and clients:
+/// share one instance to share one budget.
 ///
 /// After the server answers 429, ``slowDown(retryAfter:)`` halves the rate (to 1/16 at worst), drops the saved
 /// burst and, when the server said how long, admits no one until then; the rate then doubles back every
-/// ``recoveryInterval`` until it is whole again. ``RateLimitMiddleware`` does this by itself.
+/// ``recoveryInterval`` until it is whole again. ``RateLimitMiddleware`` does this by itself. A strict window stays
+/// as it is.
 ///
 /// ```swift
-/// let limiter = RateLimiter(rate: 80, burst: 10)
-/// try await limiter.acquire()   // then start the request
+/// let average = RateLimiter(rate: 80, burst: 10)
+/// let strict = RateLimiter(limit: 80, per: .seconds(1), burst: 8)   // never 81 in any second
+/// try await strict.acquire()   // then start the request
 /// ```
 public final class RateLimiter: Sendable {
     /// The configured rate, in starts per second.
@@ -23,6 +36,8 @@ public final class RateLimiter: Sendable {
     public let burst: Int
     /// How long after a slowdown the rate takes to double back.
     public let recoveryInterval: Duration
+    /// The strict limit on starts per window, or `nil` for a plain token bucket.
+    public let strictWindow: RateWindow?
 
     private struct State {
         var tokens: Double
@@ -32,6 +47,7 @@ public final class RateLimiter: Sendable {
         var pausedUntil: ContinuousClock.Instant?
         var slowdownFactor = 1.0
         var slowedAt: ContinuousClock.Instant?
+        var log: StartLog?
     }
 
     private let state: Mutex<State>
@@ -44,11 +60,37 @@ public final class RateLimiter: Sendable {
     ///     ``ErrandError/invalidRequest(_:)``).
     ///   - burst: the bucket's size, at least 1 (smaller values count as 1).
     ///   - recoveryInterval: how long the rate takes to double back after a 429. Default 5 seconds.
-    public init(rate: Double, burst: Int = 1, recoveryInterval: Duration = .seconds(5)) {
+    public convenience init(rate: Double, burst: Int = 1, recoveryInterval: Duration = .seconds(5)) {
+        self.init(rate: rate, burst: burst, window: nil, recoveryInterval: recoveryInterval)
+    }
+
+    /// Creates a strict limiter: never more than `limit` starts in any window of `window`, on a bucket of `burst`
+    /// that refills at `limit` per `window`.
+    ///
+    /// `RateLimiter(limit: 80, per: .seconds(1), burst: 8)` lets 8 start at once, then one every 12.5 ms, and holds
+    /// back whoever would be the 81st start within one second, so a long run averages 80 per second and no second
+    /// ever holds more.
+    ///
+    /// - Parameters:
+    ///   - limit: the most starts in any one window; at least 1 (otherwise ``acquire()`` throws
+    ///     ``ErrandError/invalidRequest(_:)``).
+    ///   - window: how long a window is; must be positive (otherwise ``acquire()`` throws).
+    ///   - burst: the bucket's size, at least 1; the window caps it at `limit` in effect.
+    ///   - recoveryInterval: how long the rate takes to double back after a 429. Default 5 seconds.
+    public convenience init(limit: Int, per window: Duration, burst: Int = 1, recoveryInterval: Duration = .seconds(5)) {
+        let strict = RateWindow(limit: limit, duration: window)
+        let rate = strict.problem == nil ? Double(limit) / window.seconds : 0
+        self.init(rate: rate, burst: burst, window: strict, recoveryInterval: recoveryInterval)
+    }
+
+    private init(rate: Double, burst: Int, window: RateWindow?, recoveryInterval: Duration) {
         self.rate = rate
         self.burst = max(burst, 1)
         self.recoveryInterval = recoveryInterval
-        state = Mutex(State(tokens: Double(max(burst, 1)), updated: ContinuousClock.now))
+        strictWindow = window
+        var initial = State(tokens: Double(max(burst, 1)), updated: ContinuousClock.now)
+        initial.log = window.map(StartLog.init)
+        state = Mutex(initial)
     }
 
     /// The rate in force now: lower than ``rate`` for a while after a slowdown.
@@ -62,18 +104,19 @@ public final class RateLimiter: Sendable {
 
     /// Waits for a turn to start a request.
     ///
-    /// Returns at once while the bucket has tokens and nobody is waiting. Throws ``ErrandError/cancelled`` when the
-    /// task is cancelled while waiting, and ``ErrandError/invalidRequest(_:)`` when the limiter's rate is not a
-    /// positive number.
+    /// Returns at once while the bucket has tokens, the strict window has room and nobody is waiting. Throws
+    /// ``ErrandError/cancelled`` when the task is cancelled while waiting, and ``ErrandError/invalidRequest(_:)`` when
+    /// the limiter's rate is not a positive number or its window cannot be kept.
     public func acquire() async throws(ErrandError) {
+        if let problem = strictWindow?.problem { throw .invalidRequest(problem) }
         guard rate > 0, rate.isFinite else {
             throw .invalidRequest("a rate limiter's rate must be a positive number of requests per second, not \(rate).")
         }
         let now = clock.now
         let ticket: UInt64? = state.withLock { state in
             refill(&state, at: now)
-            if state.waiters.isEmpty, !isPaused(state, at: now), state.tokens >= 1 {
-                state.tokens -= 1
+            if state.waiters.isEmpty, !isPaused(state, at: now), state.tokens >= 1, windowHasRoom(&state, at: now) {
+                take(&state, at: now)
                 return nil
             }
             return state.waiters.makeTicket()
@@ -134,8 +177,8 @@ public final class RateLimiter: Sendable {
             let pause: Duration? = state.withLock { state in
                 refill(&state, at: now)
                 if !isPaused(state, at: now) {
-                    while state.tokens >= 1, let waiter = state.waiters.popFirst() {
-                        state.tokens -= 1
+                    while state.tokens >= 1, windowHasRoom(&state, at: now), let waiter = state.waiters.popFirst() {
+                        take(&state, at: now)
                         admitted.append(waiter)
                     }
                 }
@@ -145,7 +188,9 @@ public final class RateLimiter: Sendable {
                 }
                 if let until = state.pausedUntil, until > now { return until - now }
                 let currentRate = rate * factor(of: state, at: now)
-                return .seconds((1 - state.tokens) / currentRate)
+                let forToken = Duration.seconds(max(0, 1 - state.tokens) / currentRate)
+                let forWindow = (state.log?.nextOpening(at: now) ?? now) - now
+                return max(forToken, forWindow)
             }
             for waiter in admitted { waiter.resume() }
             guard let pause else { return }
@@ -170,6 +215,18 @@ public final class RateLimiter: Sendable {
         guard now > from else { return }
         let added = (now - from).seconds * rate * factor(of: state, at: now)
         state.tokens = min(state.tokens + added, Double(burst))
+    }
+
+    /// Whether the strict window, if any, lets one more start happen now.
+    private func windowHasRoom(_ state: inout State, at now: ContinuousClock.Instant) -> Bool {
+        // Mutated in place through the optional, so the log's array is never copied.
+        (state.log?.nextOpening(at: now) ?? now) <= now
+    }
+
+    /// Spends a token on a start now and records it in the window.
+    private func take(_ state: inout State, at now: ContinuousClock.Instant) {
+        state.tokens -= 1
+        state.log?.record(now)
     }
 
     private func isPaused(_ state: State, at now: ContinuousClock.Instant) -> Bool {

@@ -18,6 +18,9 @@ import Foundation
 /// - ``ErrandError/decoding(_:)`` for an answer that is not TheMealDB's JSON (an HTML page, text, a cut-off body).
 ///
 /// Nothing found is not an error: an unknown id is `nil`, a search without matches an empty array.
+///
+/// The premium endpoints (``latestMeals()``, ``randomSelection()``, ``meals(withIngredients:)``) need a supporter's
+/// key: with the test key they throw ``ErrandError/invalidRequest(_:)`` before any request (check ``hasPremiumKey``).
 public struct MealDBClient: Sendable {
     /// The public test key, which needs no account.
     public static let testAPIKey = "1"
@@ -26,7 +29,8 @@ public struct MealDBClient: Sendable {
 
     /// The client requests go through; its base URL is the server root.
     public let apiClient: APIClient
-    private let apiKey: String
+    /// The key requests carry in their path.
+    let apiKey: String
 
     /// Creates a client for a server root (TheMealDB itself by default, or a replica).
     ///
@@ -138,7 +142,7 @@ public struct MealDBClient: Sendable {
 
     // MARK: Sending
 
-    private func list<Item: APIRepresentable>(
+    func list<Item: APIRepresentable>(
         _ endpoint: String, _ query: [QueryItem]
     ) async throws(ErrandError) -> [Item] {
         let response: Response<APIList<Item>> = try await send(endpoint, query)

@@ -63,4 +63,18 @@ extension MealDBClient {
     public func imageData(at url: URL) async throws(ErrandError) -> Data {
         try await apiClient.send(Request<Data>(url: url, headers: ["Accept": "image/*"])).value
     }
+
+    /// Downloads a meal's picture in a size, or the picture as uploaded when the server has no such size.
+    ///
+    /// `thumbnail` is the meal's ``Meal/thumbnail`` (or ``MealSummary/thumbnail``); the size variant is asked for
+    /// first, and any answer that says it is not there (a 4xx: ``DataPipeline/fallsBack(after:)``) moves on to the
+    /// original. The original's failure, or any other failure of the variant, is thrown.
+    public func thumbnailData(_ thumbnail: URL, size: MealImageSize) async throws(ErrandError) -> Data {
+        do {
+            return try await imageData(at: thumbnail.appendingPathComponent(size.rawValue))
+        } catch {
+            guard DataPipeline.fallsBack(after: error) else { throw error }
+            return try await imageData(at: thumbnail)
+        }
+    }
 }

@@ -9,8 +9,9 @@ extension MetClient {
     ///
     /// - Parameters:
     ///   - ids: the objects to fetch, in the order wanted.
-    ///   - rate: requests per second for this fetch alone; `nil` (the default) shares the client's
-    ///     ``rateLimiter`` (80 per second unless configured otherwise). Must be positive.
+    ///   - rate: requests per second for this fetch alone, kept in every window as ``budget(rate:)`` describes; `nil`
+    ///     (the default) uses only the client's ``rateLimiter`` (never more than 80 in any second unless configured
+    ///     otherwise). Must be positive.
     ///   - concurrency: the most requests in flight. Default 8.
     public func objects(ids: [Int], rate: Double? = nil, concurrency: Int = 8) -> ObjectFetch {
         ObjectFetch(
@@ -51,16 +52,10 @@ extension MetClient {
         return { id throws(MetError) in try await client.object(id: id) }
     }
 
-    private func limiter(for rate: Double?) -> RateLimiter {
-        guard let rate else { return rateLimiter }
-        return RateLimiter(rate: rate, burst: Self.burst(for: rate))
-    }
-
-    /// The burst a fetch at `rate` allows: a tenth of a second's worth of requests (at least one) may start
-    /// together, smooth enough to stay under the Met's limit.
-    public static func burst(for rate: Double) -> Int {
-        guard rate.isFinite, rate > 0 else { return 1 }
-        return max(1, Int(rate / 10))
+    /// What a fetch waits for before each request, beyond what the client's middleware already waits for.
+    private func limiter(for rate: Double?) -> RateLimiter? {
+        if let rate { return Self.budget(rate: rate) }
+        return budgetsEveryRequest ? nil : rateLimiter
     }
 
     private static func validate(rate: Double?, concurrency: Int) throws(MetError) {

@@ -15,13 +15,17 @@ public struct MetClient: Sendable {
     /// The Met's server root; the SDK adds `/public/collection/v1/`.
     public static let defaultBaseURL = URL(string: "https://collectionapi.metmuseum.org")!
 
-    /// The Met's published limit, in requests per second; going above it brings the bot-protection page.
-    public static let publishedRateLimit = 80.0
-
     /// The Errand client every request goes through.
     public let client: APIClient
-    /// The budget bulk fetches share unless they name a rate of their own (80 per second, bursts of 8, by default).
+    /// The request budget: by default ``defaultBudget()``, never more than 80 starts in any second.
+    ///
+    /// A client made with ``init(baseURL:transport:headers:retry:rateLimiter:middleware:)`` spends it on every
+    /// request it sends, each retry included; one made with ``init(client:rateLimiter:)`` spends it on the requests
+    /// of its bulk fetches (its own middleware governs the rest). A bulk fetch that names a rate of its own is held
+    /// to that rate as well.
     public let rateLimiter: RateLimiter
+    /// Whether ``rateLimiter`` is in the client's middleware, so that bulk fetches need not wait for it again.
+    let budgetsEveryRequest: Bool
     /// The fetch of the latest ``searchObjects(_:limit:rate:concurrency:)``, cancelled by the next one.
     let latestSearch = LatestSearch()
 
@@ -33,27 +37,33 @@ public struct MetClient: Sendable {
     ///   - headers: extra headers for every request.
     ///   - retry: how 503s and transient wire failures are retried; `nil` for no retries. A 403 block page is never
     ///     retried.
-    ///   - rateLimiter: the budget bulk fetches share.
-    ///   - middleware: further middleware, after the retry middleware.
+    ///   - rateLimiter: the budget every request and every retry waits for; share one limiter between clients to
+    ///     share one budget. Default ``defaultBudget()``.
+    ///   - middleware: further middleware, after the retry and rate-limit middleware.
     public init(
         baseURL: URL = MetClient.defaultBaseURL, transport: (any Transport)? = nil, headers: HTTPHeaders = [:],
-        retry: RetryPolicy? = .default,
-        rateLimiter: RateLimiter = RateLimiter(rate: MetClient.publishedRateLimit, burst: 8),
+        retry: RetryPolicy? = .default, rateLimiter: RateLimiter = MetClient.defaultBudget(),
         middleware: [any Middleware] = []
     ) {
-        let chain = Resilience.middleware(retry: retry) + middleware
+        let chain = Resilience.middleware(retry: retry, rateLimiter: rateLimiter) + middleware
         self.init(
             client: APIClient(configuration: ClientConfiguration(
                 baseURL: baseURL, headers: headers, transport: transport, middleware: chain)),
-            rateLimiter: rateLimiter)
+            rateLimiter: rateLimiter, budgetsEveryRequest: true)
     }
 
     /// Creates a client on a configured Errand client whose base URL is the Met's server root.
     ///
-    /// The client's own middleware is used as is: add ``RetryMiddleware`` there to retry 503s.
-    public init(client: APIClient, rateLimiter: RateLimiter = RateLimiter(rate: MetClient.publishedRateLimit, burst: 8)) {
+    /// The client's own middleware is used as is: add ``RetryMiddleware`` there to retry 503s. Bulk fetches wait for
+    /// `rateLimiter` before each request; single calls (``object(id:)``, ``search(_:)``) do not.
+    public init(client: APIClient, rateLimiter: RateLimiter = MetClient.defaultBudget()) {
+        self.init(client: client, rateLimiter: rateLimiter, budgetsEveryRequest: false)
+    }
+
+    private init(client: APIClient, rateLimiter: RateLimiter, budgetsEveryRequest: Bool) {
         self.client = client
         self.rateLimiter = rateLimiter
+        self.budgetsEveryRequest = budgetsEveryRequest
     }
 
     // MARK: Endpoints

@@ -5,7 +5,7 @@ import Synchronization
 struct FetchRun: Sendable {
     let plan: ObjectFetch.Plan
     let fetch: ObjectFetch.FetchOne
-    let rateLimiter: RateLimiter
+    let rateLimiter: RateLimiter?
     let concurrency: Int
     let continuation: AsyncThrowingStream<ObjectFetchEvent, any Error>.Continuation
     let control: FetchControl

@@ -35,7 +35,7 @@ public struct ObjectFetch: AsyncSequence, Sendable {
     private let events: AsyncThrowingStream<ObjectFetchEvent, any Error>
     private let control: FetchControl
 
-    init(plan: @escaping Plan, fetch: @escaping FetchOne, rateLimiter: RateLimiter, concurrency: Int) {
+    init(plan: @escaping Plan, fetch: @escaping FetchOne, rateLimiter: RateLimiter?, concurrency: Int) {
         let (events, continuation) = AsyncThrowingStream.makeStream(
             of: ObjectFetchEvent.self, throwing: (any Error).self, bufferingPolicy: .unbounded)
         let control = FetchControl()

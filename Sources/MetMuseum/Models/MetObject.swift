@@ -46,8 +46,14 @@ public struct MetObject: Sendable, Hashable, Identifiable {
 
     /// Everyone who made or took part in making it.
     public var constituents: [Constituent]
+    /// A word the museum puts before the main artist's name, as `Attributed to`, `Workshop of`.
+    public var artistPrefix: String?
     /// The main artist's name as displayed.
     public var artistDisplayName: String?
+    /// A word the museum puts after the main artist's name, as `and workshop`.
+    public var artistSuffix: String?
+    /// The main artist's name as sorted in an index, family name first, as `Longacre, James Barton`.
+    public var artistAlphaSort: String?
     /// The main artist's role, as `Artist`, `Maker`.
     public var artistRole: String?
     /// The main artist's nationality and life dates, as `Japanese, 1643–1682`.

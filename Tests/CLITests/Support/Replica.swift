@@ -27,3 +27,24 @@ enum Replica {
         }
     }
 }
+
+extension Replica {
+    /// Runs `body` while the replica answers 404 for every picture's size variant, then serves them again.
+    static func withSizeVariantsMissing<T>(_ body: () async throws -> T) async throws -> T {
+        try await setSizeVariants("missing")
+        do {
+            let value = try await body()
+            try await setSizeVariants("served")
+            return value
+        } catch {
+            try await setSizeVariants("served")
+            throw error
+        }
+    }
+
+    private static func setSizeVariants(_ choice: String) async throws {
+        let client = APIClient(baseURL: try TestServer.replica.url())
+        _ = try await client.send(Request<Data>(
+            method: .post, path: "__settings", query: [QueryItem("size_variants", choice)]))
+    }
+}

@@ -42,6 +42,57 @@ struct RateLimiterTests {
         #expect(elapsed >= .milliseconds(2800), "300 requests took only \(elapsed)")
     }
 
+    @Test("a plain bucket lets rate × t + burst start within t: 40 within the first half second at 40/s, burst 20")
+    func aPlainBucketsWindowHoldsRatePlusBurst() async throws {
+        let limiter = RateLimiter(rate: 40, burst: 20)
+        let starts = try await Self.startTimes(of: limiter, count: 40)
+        // The documented bound, with 10 ms of slack for the moments recorded just after admission.
+        #expect(Self.busiestWindow(starts, seconds: 0.49) <= 40)
+        // And the reason a strict mode exists: far more than `rate` seconds' worth start in the first window.
+        #expect(Self.busiestWindow(starts, seconds: 0.5) > 30)
+    }
+
+    @Test("a strict limiter never lets more than its limit start in any window: the first, and after an idle pause")
+    func aStrictLimiterKeepsEveryWindow() async throws {
+        let limiter = RateLimiter(limit: 20, per: .milliseconds(300), burst: 20)
+        #expect(limiter.strictWindow == RateWindow(limit: 20, duration: .milliseconds(300)))
+        #expect(abs(limiter.rate - 20 / 0.3) < 1e-9)
+        let clock = ContinuousClock()
+        let origin = clock.now
+        var starts = try await Self.startTimes(of: limiter, count: 50, since: origin)
+        // A pause long enough to fill the bucket again: the next window starts with a whole burst.
+        try await Task.sleep(for: .milliseconds(400))
+        starts += try await Self.startTimes(of: limiter, count: 50, since: origin)
+        // Recorded just after admission, so a window 10 ms short of the limiter's own absorbs the recording delay.
+        let busiest = Self.busiestWindow(starts, seconds: 0.29)
+        #expect(busiest <= 20, "\(busiest) starts within 300 ms")
+        // 50 starts of 20 per window need at least two windows after the first burst.
+        let firstRun = starts.prefix(50)
+        let span = (firstRun.max() ?? 0) - (firstRun.min() ?? 0)
+        #expect(span >= 0.59, "50 starts at 20 per 300 ms took only \(span) s")
+    }
+
+    @Test("a strict limiter paces its bucket: burst, then the average, never a second over the limit")
+    func aStrictLimiterPacesBetweenWindows() async throws {
+        let limiter = RateLimiter(limit: 100, per: .seconds(1), burst: 10)
+        let starts = try await Self.startTimes(of: limiter, count: 150)
+        #expect(Self.busiestWindow(starts, seconds: 0.99) <= 100)
+        // 10 at once, then 100 per second: 140 more take at least 1.4 s.
+        let span = (starts.max() ?? 0) - (starts.min() ?? 0)
+        #expect(span >= 1.35 && span < 5, "150 starts took \(span) s")
+    }
+
+    @Test func anImpossibleWindowIsAClearError() async {
+        for (limit, window) in [(0, Duration.seconds(1)), (-3, .seconds(1)), (5, .zero), (5, .milliseconds(-1))] {
+            await #expect {
+                try await RateLimiter(limit: limit, per: window).acquire()
+            } throws: { error in
+                guard case .invalidRequest(let reason) = error as? ErrandError else { return false }
+                return reason.contains("window")
+            }
+        }
+    }
+
     @Test func waitersAreAdmittedInArrivalOrder() async throws {
         // 200 ms between turns: every caller is queued long before the first one passes.
         let limiter = RateLimiter(rate: 5, burst: 1)
@@ -137,6 +188,24 @@ struct RateLimiterTests {
         _ = try await client.send(Request<Data>(url: URL(string: "http://127.0.0.1:\(port)/ok/\(key)")!))
         let sameHost = ContinuousClock.now - started
         #expect(sameHost >= .milliseconds(950), "a second start on one host at 1/s came after only \(sameHost)")
+    }
+
+    /// When each of `count` callers, arriving together, passed the limiter, in seconds since `origin`.
+    static func startTimes(
+        of limiter: RateLimiter, count: Int, since origin: ContinuousClock.Instant = ContinuousClock.now
+    ) async throws -> [Double] {
+        let starts = Locked<[Double]>([])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    try await limiter.acquire()
+                    let now = (ContinuousClock.now - origin).inSeconds
+                    starts.withLock { $0.append(now) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        return starts.withLock { $0 }
     }
 
     /// The most timestamps within any window of the given length.
