@@ -1,3 +1,5 @@
+import Foundation
+
 /// The HTML of a gallery page: one file with inline styles and a small inline filter script.
 struct GalleryPage {
     let gallery: Gallery
@@ -42,13 +44,22 @@ struct GalleryPage {
             """
     }
 
+    /// The URL as text when it is an http or https address with a host, else `nil`.
+    static func webAddress(_ url: URL) -> String? {
+        guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
+            let host = url.host, !host.isEmpty
+        else { return nil }
+        return url.absoluteString
+    }
+
     private func card(_ item: GalleryItem, image: String?) -> String {
         let initial = item.title.first.map { escape(String($0).uppercased()) } ?? "?"
         let picture = image.map {
             "<a class=\"picture\" href=\"\(escape($0))\"><img src=\"\(escape($0))\" alt=\"\(escape(item.title))\" loading=\"lazy\"></a>"
         } ?? "<div class=\"picture placeholder\" aria-hidden=\"true\">\(initial)</div>"
-        let title = item.link.map {
-            "<a href=\"\(escape($0.absoluteString))\">\(escape(item.title))</a>"
+        // A link is the service's data: only a web address becomes one (never `javascript:` or `file:`).
+        let title = item.link.flatMap(Self.webAddress).map {
+            "<a href=\"\(escape($0))\">\(escape(item.title))</a>"
         } ?? escape(item.title)
         let badge = item.badge.map { "<span class=\"badge\">\(escape($0))</span>" } ?? ""
         let subtitle = item.subtitle.map { "<p class=\"meta\">\(escape($0))</p>" } ?? ""

@@ -104,7 +104,8 @@ enum ImageKind {
         if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
             return "webp"
         }
+        // Never `svg`: an SVG can carry script, which runs when the picture's link opens the file itself.
         let suffix = url.pathExtension.lowercased()
-        return ["jpg", "jpeg", "png", "gif", "webp", "svg"].contains(suffix) ? suffix : "img"
+        return ["jpg", "jpeg", "png", "gif", "webp"].contains(suffix) ? suffix : "img"
     }
 }
