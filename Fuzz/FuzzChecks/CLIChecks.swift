@@ -58,7 +58,7 @@ enum CLIChecks {
             _ = try? invocation.integer(name, in: 0...1_000)
             _ = try? invocation.integers(name)
             _ = try? invocation.seconds(name)
-            _ = try? invocation.positiveDecimal(name)
+            _ = try? invocation.positiveDecimal(name, in: 0.01...1_000)
         }
         for positional in invocation.command?.positionals ?? [] { _ = try? invocation.integerArgument(positional.name) }
         return violations

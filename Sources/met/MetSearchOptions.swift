@@ -4,6 +4,10 @@ import MetMuseum
 
 /// Reads the search filters of `met search` into a ``SearchQuery``.
 enum MetSearchOptions {
+    /// The `--rate` values `met search` takes: from one request a hundred seconds to a thousand a second (the Met
+    /// itself allows 80; more is for a local replica).
+    static let rates: ClosedRange<Double> = 0.01...1_000
+
     static func query(from invocation: Invocation) throws(UsageError) -> SearchQuery {
         var query = SearchQuery(try invocation.requiredArgument("QUERY"))
         if invocation.flag("title") { query.fields.insert(.title) }

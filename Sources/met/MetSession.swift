@@ -48,7 +48,7 @@ struct MetSession {
             return output.objectIDs(found)
         }
         // Without --rate the client's own budget applies: never more than 80 requests in any second.
-        let rate = try invocation.positiveDecimal("rate")
+        let rate = try invocation.positiveDecimal("rate", in: MetSearchOptions.rates)
         let concurrency = try invocation.integer("concurrency", in: 1...64) ?? 8
         let fetch = client.searchObjects(query, limit: explicitLimit ?? 20, rate: rate, concurrency: concurrency)
         var progress: ProgressBar?

@@ -32,7 +32,7 @@ enum MetTool {
                     .value("to", "YEAR", help: "Made in or before YEAR; needs --from."),
                     .value("limit", "N", help: "Fetch at most N objects (default 20)."),
                     .flag("ids-only", help: "Print the matching IDs without fetching the objects."),
-                    .value("rate", "R", help: "At most R object requests per second (default 80)."),
+                    .value("rate", "R", help: "At most R object requests per second, 0.01 to 1000 (default 80)."),
                     .value("concurrency", "C", help: "At most C object requests in flight (default 8)."),
                     .value("html", "DIR", help: "Also write a gallery (DIR/index.html and DIR/thumbnails/)."),
                 ],

@@ -79,24 +79,36 @@ public struct Invocation: Sendable, Hashable {
         try Self.integer(try requiredArgument(name), what: name, in: range, error: usageError)
     }
 
-    /// An option's value as a positive number of seconds, decimals allowed (`0.5`).
+    /// The longest `--timeout` (a day), so that every accepted value is one the client and the timer can keep.
+    public static let maximumSeconds: Double = 86_400
+
+    /// An option's value as a number of seconds greater than 0 and at most ``maximumSeconds``, decimals allowed
+    /// (`0.5`); a fraction of a millisecond counts as one.
     public func seconds(_ name: String) throws(UsageError) -> Duration? {
         guard let text = value(name) else { return nil }
         guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite, seconds > 0,
-            seconds <= 86_400
+            seconds <= Self.maximumSeconds
         else {
-            throw usageError("--\(name) expects a number of seconds greater than 0, such as 0.5 or 30, not '\(text)'")
+            throw usageError(
+                "--\(name) expects a number of seconds greater than 0 and at most \(Int(Self.maximumSeconds)) (a day), "
+                    + "such as 0.5 or 30, not '\(text)'")
         }
         return .milliseconds(Int((seconds * 1000).rounded(.up)))
     }
 
-    /// An option's value as a positive decimal number.
-    public func positiveDecimal(_ name: String) throws(UsageError) -> Double? {
+    /// An option's value as a decimal number within `range` (whose lower bound is greater than 0).
+    public func positiveDecimal(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
         guard let text = value(name) else { return nil }
-        guard let number = Double(text), number.isFinite, number > 0 else {
-            throw usageError("--\(name) expects a number greater than 0, not '\(text)'")
+        guard let number = Double(text.trimmingCharacters(in: .whitespaces)), range.contains(number) else {
+            let bounds = "from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"
+            throw usageError("--\(name) expects a number \(bounds), not '\(text)'")
         }
         return number
+    }
+
+    /// A bound as people write it: `0.01`, `1000`.
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     private static func integer(

@@ -144,7 +144,7 @@ public struct APIClient: Sendable {
         try URLSecurity.check(checkedHeaders)
         return TransportRequest(
             method: request.method, url: url, headers: headers, body: body,
-            timeouts: Timeouts(connect: configuration.connectTimeout, total: request.timeout ?? configuration.timeout),
+            timeouts: Timeouts(connect: configuration.connectTimeout, total: request.timeout ?? configuration.timeout).clamped,
             maxResponseBodySize: configuration.maxResponseBodySize, redirects: redirects,
             options: request.options)
     }

@@ -18,7 +18,8 @@ public struct ClientConfiguration: Sendable {
     public var observers: [any ExchangeObserver]
     /// Secrets to hide from observers and error descriptions.
     public var redaction: Redaction
-    /// Total time a request may take, unless the request says otherwise. Default 60 seconds.
+    /// Total time a request may take, unless the request says otherwise. Default 60 seconds; at most
+    /// ``Timeouts/longest`` (a week) counts, a negative one as zero.
     public var timeout: Duration?
     /// Time allowed to connect. Default 15 seconds.
     public var connectTimeout: Duration?

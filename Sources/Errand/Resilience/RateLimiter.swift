@@ -56,8 +56,9 @@ public final class RateLimiter: Sendable {
     /// Creates a limiter with a full bucket.
     ///
     /// - Parameters:
-    ///   - rate: starts per second; must be greater than zero (otherwise ``acquire()`` throws
-    ///     ``ErrandError/invalidRequest(_:)``).
+    ///   - rate: starts per second, within ``supportedRates`` (one a day to a billion a second): a finite rate
+    ///     above it counts as the highest; one below it, NaN or infinity makes ``acquire()`` throw
+    ///     ``ErrandError/invalidRequest(_:)``.
     ///   - burst: the bucket's size, at least 1 (smaller values count as 1).
     ///   - recoveryInterval: how long the rate takes to double back after a 429. Default 5 seconds.
     public convenience init(rate: Double, burst: Int = 1, recoveryInterval: Duration = .seconds(5)) {
@@ -74,7 +75,7 @@ public final class RateLimiter: Sendable {
     /// - Parameters:
     ///   - limit: the most starts in any one window; at least 1 (otherwise ``acquire()`` throws
     ///     ``ErrandError/invalidRequest(_:)``).
-    ///   - window: how long a window is; must be positive (otherwise ``acquire()`` throws).
+    ///   - window: how long a window is; positive and at most a day (otherwise ``acquire()`` throws).
     ///   - burst: the bucket's size, at least 1; the window caps it at `limit` in effect.
     ///   - recoveryInterval: how long the rate takes to double back after a 429. Default 5 seconds.
     public convenience init(limit: Int, per window: Duration, burst: Int = 1, recoveryInterval: Duration = .seconds(5)) {
@@ -83,8 +84,14 @@ public final class RateLimiter: Sendable {
         self.init(rate: rate, burst: burst, window: strict, recoveryInterval: recoveryInterval)
     }
 
+    /// The rates a limiter keeps, in starts per second: from one a day (a wait longer than a day is no rate limit
+    /// but a stop) to a billion a second (far above what any transport starts, so the same as no limit).
+    public static let supportedRates: ClosedRange<Double> = (1.0 / 86_400)...1e9
+
     private init(rate: Double, burst: Int, window: RateWindow?, recoveryInterval: Duration) {
-        self.rate = rate
+        // A finite rate above the highest supported is the same as the highest; below the lowest, NaN or infinite,
+        // acquire() refuses.
+        self.rate = rate.isFinite && rate > Self.supportedRates.upperBound ? Self.supportedRates.upperBound : rate
         self.burst = max(burst, 1)
         self.recoveryInterval = recoveryInterval
         strictWindow = window
@@ -109,8 +116,9 @@ public final class RateLimiter: Sendable {
     /// the limiter's rate is not a positive number or its window cannot be kept.
     public func acquire() async throws(ErrandError) {
         if let problem = strictWindow?.problem { throw .invalidRequest(problem) }
-        guard rate > 0, rate.isFinite else {
-            throw .invalidRequest("a rate limiter's rate must be a positive number of requests per second, not \(rate).")
+        guard Self.supportedRates.contains(rate) else {
+            throw .invalidRequest(
+                "a rate limiter's rate must be a number of requests per second from one a day (1/86400) to a billion, not \(rate).")
         }
         let now = clock.now
         let ticket: UInt64? = state.withLock { state in

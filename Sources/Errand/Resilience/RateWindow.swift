@@ -9,8 +9,8 @@ public struct RateWindow: Sendable, Hashable {
     /// How long a window is.
     public let duration: Duration
 
-    /// Creates a window; a `limit` below 1 or a `duration` that is not positive makes the limiter refuse every
-    /// caller with ``ErrandError/invalidRequest(_:)``.
+    /// Creates a window; a `limit` below 1, or a `duration` that is not positive or is longer than a day, makes the
+    /// limiter refuse every caller with ``ErrandError/invalidRequest(_:)``.
     public init(limit: Int, duration: Duration) {
         self.limit = limit
         self.duration = duration
@@ -20,6 +20,7 @@ public struct RateWindow: Sendable, Hashable {
     var problem: String? {
         if limit < 1 { return "a rate window must allow at least one start, not \(limit)." }
         if duration <= .zero { return "a rate window must last longer than zero, not \(duration)." }
+        if duration > .seconds(86_400) { return "a rate window must last at most a day, not \(duration)." }
         return nil
     }
 }

@@ -88,6 +88,16 @@ public struct Timeouts: Sendable, Hashable {
         self.idle = idle
         self.total = total
     }
+
+    /// The longest timeout a transport keeps: a week. Longer ones count as a week, so that every timer and every
+    /// millisecond count a transport derives from them fits its integer types.
+    public static let longest: Duration = .seconds(7 * 86_400)
+
+    /// These timeouts within `0...longest`: a negative one counts as zero (it has passed), a longer one as ``longest``.
+    public var clamped: Timeouts {
+        func clamp(_ value: Duration?) -> Duration? { value.map { min(max($0, .zero), Self.longest) } }
+        return Timeouts(connect: clamp(connect), idle: clamp(idle), total: clamp(total))
+    }
 }
 
 /// How a transport follows redirects.

@@ -37,8 +37,9 @@ public final class URLSessionTransport: Transport {
 
     /// Performs the request, enforcing the body-size limit as bytes arrive and the total timeout with a timer.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let deadline = request.timeouts.total.map { ContinuousClock.now + $0 }
         var current = request
+        current.timeouts = request.timeouts.clamped
+        let deadline = current.timeouts.total.map { ContinuousClock.now + $0 }
         var redirects = 0
         while true {
             if let deadline { current.timeouts.total = deadline - ContinuousClock.now }
