@@ -10,7 +10,7 @@ struct MetOutput {
     private var width: Int { console.terminal.width }
     private var style: Style { console.outStyle }
 
-    func search(_ result: FetchedObjects, text: String) {
+    func search(_ result: FetchedObjects, text: String, limit: Int) {
         let skipped = result.skipped.map(\.id)
         if json {
             return console.printJSON([
@@ -18,19 +18,38 @@ struct MetOutput {
                 "skipped": JSONValue(skipped),
             ])
         }
-        if !skipped.isEmpty {
-            let list = skipped.map(String.init).joined(separator: ", ")
-            console.warning("skipped \(skipped.count) object\(skipped.count == 1 ? "" : "s") the Met does not serve: \(list).")
-        }
+        warnAboutSkipped(result.skipped)
         guard !result.objects.isEmpty else {
-            return console.print(result.matches == 0
-                ? "No objects found for \"\(text)\"." : "None of the \(result.matches) matching objects could be shown.")
+            return console.print(emptyMessage(result, text: text, limit: limit))
         }
         let rows = result.objects.map { object in
             [String(object.id), object.title ?? "Untitled", object.artistDisplayName ?? object.culture ?? "", object.objectDate ?? ""]
         }
         console.print(TextLayout.columns(rows, width: width))
         console.print(style.dim("Showing \(result.objects.count) of \(result.matches) matching objects. Run 'met show ID' for one in full."))
+    }
+
+    /// One warning per kind of skip: objects the Met lists but does not serve, and objects whose answer could not
+    /// be read (a malformed body is not the Met declining to serve it).
+    private func warnAboutSkipped(_ skipped: [SkippedObject]) {
+        let notServed = skipped.filter(\.isNotServed).map(\.id)
+        let unreadable = skipped.filter { !$0.isNotServed }.map(\.id)
+        func count(_ ids: [Int]) -> String { "\(ids.count) object\(ids.count == 1 ? "" : "s")" }
+        func list(_ ids: [Int]) -> String { ids.map(String.init).joined(separator: ", ") }
+        if !notServed.isEmpty {
+            console.warning("skipped \(count(notServed)) the Met does not serve: \(list(notServed)).")
+        }
+        if !unreadable.isEmpty {
+            console.warning("skipped \(count(unreadable)) whose answer could not be read: \(list(unreadable)).")
+        }
+    }
+
+    private func emptyMessage(_ result: FetchedObjects, text: String, limit: Int) -> String {
+        if result.matches == 0 { return "No objects found for \"\(text)\"." }
+        if limit == 0 {
+            return "\(result.matches) objects match; --limit 0 fetches none of them (--ids-only lists their IDs)."
+        }
+        return "None of the \(min(limit, result.matches)) objects fetched of the \(result.matches) matching could be shown."
     }
 
     func objectIDs(_ list: ObjectIDList) {
@@ -59,5 +78,16 @@ struct MetOutput {
     /// An object in the Met's own field names, keys sorted; a value that cannot be encoded becomes its ID alone.
     static func json(_ object: MetObject) -> JSONValue {
         (try? JSONValue(encoding: object)) ?? ["objectID": .integer(object.id)]
+    }
+}
+
+extension SkippedObject {
+    /// Whether the Met declined the object (it has no such object, or does not serve it) rather than sending an
+    /// answer that could not be read.
+    var isNotServed: Bool {
+        switch reason {
+        case .notFound, .notAvailable: return true
+        default: return false
+        }
     }
 }

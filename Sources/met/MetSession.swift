@@ -72,7 +72,7 @@ struct MetSession {
         }
         progress?.finish()
         guard let result else { throw Failure(.interrupted, "Interrupted.") }
-        output.search(result, text: query.text)
+        output.search(result, text: query.text, limit: explicitLimit ?? 20)
         try await writeGallery(result, text: query.text)
     }
 

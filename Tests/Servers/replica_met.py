@@ -21,6 +21,7 @@ its first ten ids.
 
 Fault mode (deterministic):
 - object id 9403, or search q "__blocked__": 403 with an HTML bot-protection page;
+- object id 9422: 200 application/json that is cut off mid-object; search q "__malformed__" finds 7001 and 9422;
 - object id 9503, or search q "__unavailable__": 503;
 - header `X-Replica-Fault: 403` or `503` on any request: that answer, every time;
   `X-Replica-Fault: 503; count=N; key=K`: the first N requests carrying key K (per path) get 503, later ones succeed;
@@ -39,8 +40,8 @@ PREFIX = "/public/collection/v1/"
 IMAGES = "/CRDImages/"
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "met")
 
-BLOCKED_ID, UNAVAILABLE_ID = 9403, 9503
-BLOCKED_TERM, UNAVAILABLE_TERM = "__blocked__", "__unavailable__"
+BLOCKED_ID, UNAVAILABLE_ID, MALFORMED_ID = 9403, 9503, 9422
+BLOCKED_TERM, UNAVAILABLE_TERM, MALFORMED_TERM = "__blocked__", "__unavailable__", "__malformed__"
 
 BOT_PAGE = """<!DOCTYPE html>
 <html><head><title>Access denied</title></head>
@@ -155,6 +156,8 @@ def _object(handler, raw_id):
         return _send_fault(handler, "403")
     if object_id == UNAVAILABLE_ID:
         return _send_fault(handler, "503")
+    if object_id == MALFORMED_ID:
+        return handler.send_body(200, b'{"objectID": 9422, "title": "Cut off', "application/json")
     record = _RECORDS.get(object_id)
     if record is None:
         ghost = _GHOSTS.get(object_id)
@@ -250,6 +253,8 @@ def _search(handler, params):
         return _send_fault(handler, "403")
     if q == UNAVAILABLE_TERM:
         return _send_fault(handler, "503")
+    if q == MALFORMED_TERM:
+        return handler.send_json(200, {"total": 2, "objectIDs": [7001, MALFORMED_ID]})
     if not q:
         return handler.send_json(200, {"total": 0, "objectIDs": None})
     if names[-1] != "q":

@@ -22,6 +22,10 @@ public struct GalleryWriter: Sendable {
         _ gallery: Gallery, to directory: URL, loadImage: @escaping @Sendable (URL) async throws -> Data
     ) async throws(Failure) -> GalleryReport {
         let thumbnails = directory.appendingPathComponent("thumbnails", isDirectory: true)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw Failure(.failure, "Could not write the gallery: \(directory.path) is a file, not a folder.")
+        }
         do {
             try FileManager.default.createDirectory(at: thumbnails, withIntermediateDirectories: true)
         } catch {
@@ -89,8 +93,15 @@ public struct GalleryWriter: Sendable {
         }
     }
 
+    /// The cause as a person reads it: the system's words for the underlying error (`Permission denied`), never a
+    /// Foundation domain and code.
     private static func reason(_ error: any Error) -> String {
-        (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+        let error = error as NSError
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code))) + "."
+        }
+        if error.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(error.code))) + "." }
+        return error.localizedFailureReason ?? "the file system refused it."
     }
 }
 

@@ -56,3 +56,12 @@ struct NumericRangeTests {
         #expect(sent.timeouts.connect == .zero)
     }
 }
+
+@Suite("Errors: the size limit reads as documented")
+struct SizeLimitMessageTests {
+    @Test("50,000,000 bytes read as 50 MB, as the documentation says")
+    func decimalUnits() {
+        #expect(ErrandError.bodyTooLarge(limit: 50_000_000).userMessage == "The response was larger than the limit of 50 MB.")
+        #expect(ErrandError.bodyTooLarge(limit: 1_000_000).userMessage == "The response was larger than the limit of 1 MB.")
+    }
+}
