@@ -213,7 +213,7 @@ struct TerminalTests {
         #expect(Terminal.colorAllowed(environment: ["NO_COLOR": ""]))
         #expect(!Terminal.colorAllowed(environment: ["TERM": "dumb"]))
         #expect(Style(enabled: false).red("x") == "x")
-        #expect(Style(enabled: true).red("x") == "\u{1B}[31mx\u{1B}[0m")
+        #expect(TerminalText.safe(Style(enabled: true).red("x")) == "\u{1B}[31mx\u{1B}[0m")
     }
 
     @Test("progress is drawn only when stderr is a terminal")

@@ -10,7 +10,8 @@ struct TerminalTextTests {
         ("Pie\u{1B}]52;c;cm0gLXJmIH4=\u{07}", "Pie]52;c;cm0gLXJmIH4="),  // clipboard write (OSC 52)
         ("Pie\u{1B}]0;owned\u{1B}\\", "Pie]0;owned\\"),  // window title
         ("safe\r\u{1B}[2Kfake line", "safe[2Kfake line"),  // overwrite the line
-        ("a\u{1B}[31mred\u{1B}[0m\tb\nc", "a\u{1B}[31mred\u{1B}[0m\tb\nc"),  // colours as Style writes them
+        ("a\u{1B}[31mred\u{1B}[0m\tb\nc", "a[31mred[0m\tb\nc"),  // a server's colours are its text, not colours
+        ("secret\u{1B}[8mhidden", "secret[8mhidden"),  // conceal
         ("bell\u{07} del\u{7F} c1\u{9B}31m", "bell del c131m"),
         ("invoice\u{202E}fdp.exe", "invoicefdp.exe"),  // right-to-left override
         ("a\u{2066}b\u{2069}c\u{200F}d", "abcd"),  // isolates and marks
@@ -18,6 +19,20 @@ struct TerminalTextTests {
     ])
     func safeText(input: String, expected: String) {
         #expect(TerminalText.safe(input) == expected)
+    }
+
+    @Test("the tools' own colours reach the terminal; a server's text inside them loses its controls")
+    func toolColours() {
+        let style = Style(enabled: true)
+        #expect(TerminalText.safe(style.red("x")) == "\u{1B}[31mx\u{1B}[0m")
+        #expect(TerminalText.safe("Meal: " + style.bold("Pie\u{1B}[8m\u{202E}gone")) == "Meal: \u{1B}[1mPie[8mgone\u{1B}[0m")
+        #expect(TerminalText.safe(Style(enabled: false).bold("plain")) == "plain")
+    }
+
+    @Test("text that imitates the colour marker without its token stays printable text")
+    func forgedMarker() {
+        let forged = "\u{1B}31mred?"
+        #expect(TerminalText.safe(forged) == "31mred?")
     }
 
     @Test func theConsoleWritesOnlySafeText() {
