@@ -17,7 +17,9 @@ struct MetSession {
         setup = try ClientSetup(
             context: context, baseURLVariable: "MET_BASE_URL", defaultBaseURL: MetClient.defaultBaseURL,
             cacheName: "met")
-        client = MetClient(client: APIClient(configuration: setup.configuration(console: console)))
+        var configuration = setup.configuration(console: console)
+        configuration.maxResponseBodySize = MetClient.maxResponseBodySize
+        client = MetClient(client: APIClient(configuration: configuration))
         output = MetOutput(console: console, json: context.wantsJSON)
     }
 

@@ -27,6 +27,10 @@ public struct MealDBClient: Sendable {
     /// The service's server root; the client adds the API path.
     public static let defaultBaseURL = URL(string: "https://www.themealdb.com")!
 
+    /// The largest answer the client accepts unless its configuration sets a limit of its own: 4 MB. TheMealDB's
+    /// largest answers (a search for every meal, the ingredient list) are a few hundred kilobytes.
+    public static let maxResponseBodySize = 4_000_000
+
     /// The client requests go through; its base URL is the server root.
     public let apiClient: APIClient
     /// The key requests carry in their path.
@@ -50,9 +54,13 @@ public struct MealDBClient: Sendable {
 
     /// Creates a client on an existing ``APIClient`` whose base URL is the server root.
     ///
-    /// The key is added to a copy of the client's redaction rules.
+    /// The key is added to a copy of the client's redaction rules, and a configuration that kept the default body
+    /// limit gets ``maxResponseBodySize`` instead.
     public init(apiKey: String = MealDBClient.testAPIKey, client: APIClient) {
         var configuration = client.configuration
+        if configuration.maxResponseBodySize == ClientConfiguration.defaultMaxResponseBodySize {
+            configuration.maxResponseBodySize = Self.maxResponseBodySize
+        }
         // The test key "1" is public, and masking every "1" in reported URLs and messages would garble them.
         if apiKey != Self.testAPIKey {
             configuration.redaction.pathSegments.insert(apiKey)

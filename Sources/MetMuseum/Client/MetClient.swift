@@ -29,6 +29,10 @@ public struct MetClient: Sendable {
     /// The fetch of the latest ``searchObjects(_:limit:rate:concurrency:)``, cancelled by the next one.
     let latestSearch = LatestSearch()
 
+    /// The largest answer a client made with ``init(baseURL:transport:headers:retry:rateLimiter:middleware:)``
+    /// accepts: 16 MB. The Met's largest answers, the lists of every object ID, are a few MB.
+    public static let maxResponseBodySize = 16_000_000
+
     /// Creates a client of the Met at `baseURL` (a server root, such as a local replica's).
     ///
     /// - Parameters:
@@ -48,13 +52,14 @@ public struct MetClient: Sendable {
         let chain = Resilience.middleware(retry: retry, rateLimiter: rateLimiter) + middleware
         self.init(
             client: APIClient(configuration: ClientConfiguration(
-                baseURL: baseURL, headers: headers, transport: transport, middleware: chain)),
+                baseURL: baseURL, headers: headers, transport: transport, middleware: chain,
+                maxResponseBodySize: Self.maxResponseBodySize)),
             rateLimiter: rateLimiter, budgetsEveryRequest: true)
     }
 
     /// Creates a client on a configured Errand client whose base URL is the Met's server root.
     ///
-    /// The client's own middleware is used as is: add ``RetryMiddleware`` there to retry 503s. Bulk fetches wait for
+    /// The client's own body limit applies (``maxResponseBodySize`` suits the Met). Its own middleware is used as is: add ``RetryMiddleware`` there to retry 503s. Bulk fetches wait for
     /// `rateLimiter` before each request; single calls (``object(id:)``, ``search(_:)``) do not.
     public init(client: APIClient, rateLimiter: RateLimiter = MetClient.defaultBudget()) {
         self.init(client: client, rateLimiter: rateLimiter, budgetsEveryRequest: false)
