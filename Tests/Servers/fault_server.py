@@ -14,7 +14,8 @@ any string a test picks to keep its counters and log apart from other tests runn
   /stall/{key}?seconds=S            headers (Content-Length 100), then nothing for S seconds (default 30)
   /trickle/{key}?bytes=N&interval_ms=M   N bytes (default 20), one every M ms (default 100)
   /malformed-json/{key}             200 application/json that is not valid JSON
-  /truncated-gzip/{key}             200 Content-Encoding: gzip whose gzip stream is cut short
+  /truncated-gzip/{key}             200 Content-Encoding: gzip whose gzip stream is cut short (framed correctly by its
+                                    Content-Length); to `Accept-Encoding: identity`, half the announced body, then close
   /blocked/{key}                    403 text/html bot-protection page
   /oversized/{key}?bytes=N          200 with N bytes (default 8 MiB), streamed
   /gzip-bomb/{key}?mb=N             200 Content-Encoding: gzip, a few KB that inflate to N MiB of zeros (default 64)
@@ -243,7 +244,19 @@ class Handler(BaseHTTPRequestHandler):
         self.send_body(200, b'{"meals": [{"idMeal": "52772", "strMeal": "Teriyaki', "application/json")
 
     def truncated_gzip(self, key, rest, params, count, path):
-        whole = gzip.compress(json.dumps({"key": key, "numbers": [n * n % 9973 for n in range(3000)]}).encode())
+        body = json.dumps({"key": key, "numbers": [n * n % 9973 for n in range(3000)]}).encode()
+        if self.headers.get("Accept-Encoding", "").strip().lower() == "identity":
+            # A client that asked for no compression gets the body uncompressed, cut short the same way: half of the
+            # Content-Length it announces, then the connection closes.
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body[: len(body) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            return
+        whole = gzip.compress(body)
         self.send_body(200, whole[: len(whole) // 2], "application/json", {"Content-Encoding": "gzip"})
 
     def blocked(self, key, rest, params, count, path):

@@ -196,6 +196,14 @@ final class URLSessionExchange: Sendable {
             status: http.statusCode, headers: headers, body: state.body, url: http.url ?? request.url, metrics: metrics)
     }
 
+    /// FoundationNetworking reports many of libcurl's failures as code -1 with libcurl's message: read the message.
+    private static func classify(unknown text: String) -> TransportFailure.Kind {
+        if text.contains("ssl") || text.contains("certificate") { return .tls }
+        // A body shorter than its Content-Length, or a chunked body cut off: libcurl's CURLE_PARTIAL_FILE.
+        if text.contains("transfer closed") || text.contains("remaining to read") { return .connectionLost }
+        return .other
+    }
+
     /// Maps a URLSession error to Errand's kinds.
     static func map(_ error: any Error, url: URL) -> ErrandError {
         if let errand = error as? ErrandError { return errand }
@@ -224,8 +232,7 @@ final class URLSessionExchange: Sendable {
             URLError.cannotDecodeRawData.rawValue, URLError.cannotParseResponse.rawValue:
             kind = .badResponse
         default:
-            let text = description.lowercased()
-            kind = text.contains("ssl") || text.contains("certificate") ? .tls : .other
+            kind = classify(unknown: description.lowercased())
         }
         return .transport(TransportFailure(kind: kind, url: url, underlying: description))
     }

@@ -86,6 +86,15 @@ public final class URLSessionTransport: Transport {
         for field in request.headers {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
         }
+        #if canImport(FoundationNetworking)
+        // FoundationNetworking always decodes compressed bodies and never checks that the compressed stream ended:
+        // a gzip body cut short, framed by its Content-Length, arrives as a complete, shorter body. Asked for
+        // identity, a server sends the body as is, and a cut-off body falls short of its Content-Length, which is a
+        // lost connection. A request that names its own encoding keeps it.
+        if !request.headers.contains("Accept-Encoding") {
+            urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        }
+        #endif
         if case .data(let data) = request.body {
             urlRequest.httpBody = data
         }
