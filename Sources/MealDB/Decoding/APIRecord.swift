@@ -12,9 +12,19 @@ struct APIRecord: Decodable, Sendable {
         let container = try decoder.container(keyedBy: APIKey.self)
         var fields: [String: String] = [:]
         for key in container.allKeys {
-            if let text = try? container.decode(String.self, forKey: key) {
-                fields[key.stringValue] = text
-            } else if let number = try? container.decode(Int.self, forKey: key) {
+            do {
+                fields[key.stringValue] = try container.decode(String.self, forKey: key)
+                continue
+            } catch DecodingError.typeMismatch, DecodingError.valueNotFound {
+                // Another type: a number is read below; null, booleans, arrays and objects count as absent.
+            } catch {
+                // Broken bytes, such as invalid UTF-8 inside the string (the parser's own error, not a DecodingError):
+                // the answer cannot be read, which is not the same as a field that is absent.
+                throw DecodingError.dataCorrupted(DecodingError.Context(
+                    codingPath: container.codingPath + [key], debugDescription: "\(key.stringValue) is not readable text",
+                    underlyingError: error))
+            }
+            if let number = try? container.decode(Int.self, forKey: key) {
                 fields[key.stringValue] = String(number)
             } else if let number = try? container.decode(Double.self, forKey: key) {
                 fields[key.stringValue] = String(number)

@@ -90,34 +90,31 @@ struct ChallengeTests {
         #expect(taskAnswer(Self.server(method)).0 == .performDefaultHandling)
     }
 
-    @Test("a cancelled 401 challenge completes the exchange with the 401 status, not an error")
-    func challengeBecomesStatus() async throws {
+    /// Runs an exchange through a challenge for `space` and the cancellation URLSession then reports.
+    private func exchangeAfterChallenge(_ space: URLProtectionSpace, error: URLError) async throws -> TransportResponse {
         let url = URL(string: "https://api.example.com/private")!
         let task = session.dataTask(with: url)
         let exchange = URLSessionExchange(
             request: TransportRequest(url: url), urlRequest: URLRequest(url: url), redirectsSoFar: 0)
         delegate.register(exchange, for: task)
-        let response = try await withCheckedThrowingContinuation { continuation in
+        return try await withCheckedThrowingContinuation { continuation in
             guard exchange.start(continuation) else { return }
-            _ = taskAnswer(Self.server(NSURLAuthenticationMethodHTTPBasic), task: task)
-            delegate.urlSession(session, task: task, didCompleteWithError: URLError(.userCancelledAuthentication))
+            _ = taskAnswer(space, task: task)
+            delegate.urlSession(session, task: task, didCompleteWithError: error)
         }
+    }
+
+    @Test("a cancelled 401 challenge completes the exchange with the 401 status, not an error")
+    func challengeBecomesStatus() async throws {
+        let response = try await exchangeAfterChallenge(
+            Self.server(NSURLAuthenticationMethodHTTPBasic), error: URLError(.userCancelledAuthentication))
         #expect(response.status == 401)
         #expect(response.headers["WWW-Authenticate"] == "NSURLAuthenticationMethodHTTPBasic realm=\"api\"")
     }
 
     @Test("a proxy challenge completes the exchange with 407 and Proxy-Authenticate")
     func proxyChallengeBecomesStatus() async throws {
-        let url = URL(string: "https://api.example.com/private")!
-        let task = session.dataTask(with: url)
-        let exchange = URLSessionExchange(
-            request: TransportRequest(url: url), urlRequest: URLRequest(url: url), redirectsSoFar: 0)
-        delegate.register(exchange, for: task)
-        let response = try await withCheckedThrowingContinuation { continuation in
-            guard exchange.start(continuation) else { return }
-            _ = taskAnswer(Self.proxy(NSURLAuthenticationMethodHTTPBasic), task: task)
-            delegate.urlSession(session, task: task, didCompleteWithError: URLError(.cancelled))
-        }
+        let response = try await exchangeAfterChallenge(Self.proxy(NSURLAuthenticationMethodHTTPBasic), error: URLError(.cancelled))
         #expect(response.status == 407)
         #expect(response.headers["Proxy-Authenticate"] != nil)
     }
