@@ -22,14 +22,75 @@ public struct Redaction: Sendable, Hashable {
         self.pathSegments = pathSegments
     }
 
-    /// The URL as text, with its user and password removed and secrets masked by the same rule as
-    /// ``redact(text:)``: a secret value is hidden wherever it occurs (a whole segment, part of one such as
-    /// `KEY.json`, or inside a query value), and so is the value of every secret query name.
+    /// The URL as text, with its user and password removed and secrets masked by the rule of ``redact(text:)``,
+    /// applied to the URL's parts so that the result is still a URL: a secret is hidden wherever it occurs in the path
+    /// (a whole segment, or part of one such as `KEY.json`), the query (a name or a value) or the fragment, and so is
+    /// the value of every secret query name. Scheme, host and port are kept.
     public func redact(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return Self.mask }
         components.user = nil
         components.password = nil
-        return redact(text: components.string ?? Self.mask)
+        components.percentEncodedPath = components.percentEncodedPath
+            .split(separator: "/", omittingEmptySubsequences: false).map(masking(encoded:)).joined(separator: "/")
+        if let query = components.percentEncodedQuery {
+            components.percentEncodedQuery = query.split(separator: "&", omittingEmptySubsequences: false)
+                .map(maskingQueryPair).joined(separator: "&")
+        }
+        if let fragment = components.percentEncodedFragment {
+            components.percentEncodedFragment = masking(encoded: Substring(fragment))
+        }
+        return Self.mergingMasks(components.string ?? Self.mask)
+    }
+
+    /// A `name=value` pair of a percent-encoded query: the value masked whole when the name is secret, else each
+    /// part with its secrets masked.
+    private func maskingQueryPair(_ pair: Substring) -> String {
+        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = PercentEncoding.decode(String(parts[0]))?.lowercased() ?? ""
+        guard parts.count == 2 else { return masking(encoded: parts[0]) }
+        if queryNames.contains(name) { return "\(parts[0])=\(Self.mask)" }
+        return masking(encoded: parts[0]) + "=" + masking(encoded: parts[1])
+    }
+
+    /// One percent-encoded piece of a URL (a segment, a query name or value) with every secret in its decoded text
+    /// masked; the rest is encoded again around the masks, so the piece stays valid percent-encoding. A piece without
+    /// a secret is returned as it was.
+    private func masking(encoded piece: Substring) -> String {
+        let secrets = self.secrets
+        guard !secrets.isEmpty, let decoded = PercentEncoding.decode(String(piece)),
+            secrets.contains(where: { decoded.contains($0) })
+        else { return String(piece) }
+        var rest = Substring(decoded)
+        var result = ""
+        while let found = Self.firstOccurrence(of: secrets, in: rest) {
+            result += PercentEncoding.encode(rest[..<found.lowerBound]) + Self.mask
+            rest = rest[found.upperBound...]
+        }
+        return result + PercentEncoding.encode(rest)
+    }
+
+    /// The earliest occurrence of any of `secrets` (longest first) in `text`; at one place, the longest secret's.
+    private static func firstOccurrence(of secrets: [String], in text: Substring) -> Range<Substring.Index>? {
+        var first: Range<Substring.Index>?
+        for secret in secrets {
+            guard let range = text.range(of: secret) else { continue }
+            if let current = first, current.lowerBound <= range.lowerBound { continue }
+            first = range
+        }
+        return first
+    }
+
+    /// The secret values, longest first, so that a secret that contains another is masked whole.
+    private var secrets: [String] {
+        pathSegments.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+    }
+
+    /// The text with runs of adjacent masks read as one.
+    private static func mergingMasks(_ text: String) -> String {
+        var text = text
+        let doubled = mask + mask
+        while text.contains(doubled) { text = text.replacingOccurrences(of: doubled, with: mask) }
+        return text
     }
 
     /// The headers with secret values masked.
@@ -42,19 +103,17 @@ public struct Redaction: Sendable, Hashable {
     /// Masks every secret in free text (an error message quoting a URL, say): each value of ``pathSegments``
     /// wherever it occurs, as typed or percent-encoded, and the value after `name=` for every secret query name.
     ///
-    /// It is the one rule for URLs and text, so a message that quotes a URL reads the same as the URL itself. A secret
-    /// is hidden as a substring, so it must not be a string that occurs by accident (a one-digit key, say); adjacent
-    /// masks merge into one.
+    /// It is the rule ``redact(_:)-(URL)`` applies to a URL's parts, so a message that quotes a URL reads as the URL
+    /// does (here the host is masked too when it holds a secret). A secret is hidden as a substring, so it must not be
+    /// a string that occurs by accident (a one-digit key, say); adjacent masks merge into one.
     public func redact(text: String) -> String {
-        let spellings = Set(pathSegments.filter { !$0.isEmpty }.flatMap { [$0, PercentEncoding.encode($0)] })
+        let spellings = Set(secrets.flatMap { [$0, PercentEncoding.encode($0)] })
         // Longest first, so a secret that contains another is masked whole.
         var masked = spellings.sorted { $0.count > $1.count }.reduce(text) { text, secret in
             text.replacingOccurrences(of: secret, with: Self.mask)
         }
         if !queryNames.isEmpty { masked = maskingQueryValues(in: masked) }
-        let doubled = Self.mask + Self.mask
-        while masked.contains(doubled) { masked = masked.replacingOccurrences(of: doubled, with: Self.mask) }
-        return masked
+        return Self.mergingMasks(masked)
     }
 
     /// Replaces the value of each `name=value` pair whose name is secret, up to the next `&`, `#`, space or quote.
