@@ -1,7 +1,8 @@
 """Runs a command inside a network namespace of its own, next to a loopback server that answers every request with
 a redirect to an address off the machine, and reports what the server saw.
 
-Start it as `unshare -rn /usr/bin/python3 Tests/Servers/netns_redirect.py TARGET -- COMMAND ARGS...`: `unshare`
+Start it as `unshare -n /usr/bin/python3 Tests/Servers/netns_redirect.py TARGET -- COMMAND ARGS...` (`-rn` when not
+root): `unshare`
 gives this process a network namespace with nothing but its own loopback (brought up here), so even a client that
 followed the redirect could reach nothing outside. `{base}` in the command's arguments becomes the server's root
 URL. Prints one JSON line: {"status": exit status, "stdout", "stderr", "requests": [paths the server received]}.
