@@ -81,14 +81,4 @@ static const int errand_curl_feature_brotli = CURL_VERSION_BROTLI;
 /// Zstandard decoding is available.
 static const int errand_curl_feature_zstd = CURL_VERSION_ZSTD;
 
-/// Tells the processor the caller is spinning on a value another thread will change (x86 `pause`, Arm `yield`),
-/// which costs less power and frees resources for a sibling hardware thread; a no-op elsewhere.
-static inline void errand_cpu_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
 #endif

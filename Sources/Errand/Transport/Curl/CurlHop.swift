@@ -18,8 +18,13 @@ struct CurlHop: Sendable {
         body = request.body
     }
 
-    /// Statuses that redirect when they carry a `Location`.
-    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    /// The key of a URL's host for connection slots: scheme, host (in lower case) and port, the scheme's default
+    /// when absent.
+    static func hostKey(_ url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+    }
 
     /// The hop a redirect with `status` to `target` leads to, or the failure that refuses it.
     ///

@@ -21,6 +21,8 @@ extension CurlEasyHandle {
         if let pin = configuration.pinnedPublicKey, set(CURLOPT_PINNEDPUBLICKEY, pin) != CURLE_OK {
             return .invalidRequest("public-key pinning is not supported by this libcurl.")
         }
+        // Every head comes through the header callback, line by line, into one byte buffer (``ResponseHead``).
+        set(CURLOPT_HEADERFUNCTION, callback: curlHeaderCallback)
         set(CURLOPT_WRITEFUNCTION, callback: curlWriteCallback)
         set(CURLOPT_READFUNCTION, readCallback: curlReadCallback)
         return nil
@@ -28,6 +30,17 @@ extension CurlEasyHandle {
 }
 
 extension CurlTransfer {
+    /// Takes `easy` for this transfer's life and sets it up for the first hop.
+    func configureFirstHop(_ easy: CurlEasyHandle) throws(ErrandError) {
+        self.easy = easy
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        easy.set(CURLOPT_HEADERDATA, pointer: context)
+        easy.set(CURLOPT_WRITEDATA, pointer: context)
+        easy.set(CURLOPT_READDATA, pointer: context)
+        easy.set(CURLOPT_CONNECTTIMEOUT_MS, request.timeouts.connect.map { max(1, Self.milliseconds($0)) } ?? 0)
+        try configure(easy)
+    }
+
     /// Sets every option the current hop may need differently from the handle's previous request.
     func configure(_ easy: CurlEasyHandle) throws(ErrandError) {
         // The URL's text, read once: its scheme is taken from it too, without asking `URL` to parse its parts.
@@ -41,14 +54,6 @@ extension CurlTransfer {
         // Over TLS, wait for a connection being opened to the same host to offer HTTP/2 multiplexing rather than
         // opening more connections.
         easy.set(CURLOPT_PIPEWAIT, owner.configuration.prefersHTTP2 && isTLS)
-        try configureTimeouts(easy)
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        // Without a header function (and its data) libcurl passes header lines to nobody; the head is then read from
-        // libcurl's own store when the body starts or the transfer ends.
-        easy.set(CURLOPT_HEADERFUNCTION, callback: readsHeadLive ? curlHeaderCallback : nil)
-        easy.set(CURLOPT_HEADERDATA, pointer: readsHeadLive ? context : nil)
-        easy.set(CURLOPT_WRITEDATA, pointer: context)
-        easy.set(CURLOPT_READDATA, pointer: context)
     }
 
     private func configureMethodAndBody(_ easy: CurlEasyHandle) throws(ErrandError) {
@@ -89,20 +94,23 @@ extension CurlTransfer {
         return true
     }
 
-    private func configureTimeouts(_ easy: CurlEasyHandle) throws(ErrandError) {
-        // Zero restores libcurl's defaults: no total limit, 300 s to connect.
-        easy.set(CURLOPT_CONNECTTIMEOUT_MS, request.timeouts.connect.map { max(1, Self.milliseconds($0)) } ?? 0)
+    /// Sets the time left of the total timeout, as the hop enters the multi handle (time spent waiting for a
+    /// connection slot counts); false when none is left.
+    func applyTimeLeft(_ easy: CurlEasyHandle) -> Bool {
         guard let deadline else {
             easy.set(CURLOPT_TIMEOUT_MS, 0)
-            return
+            return true
         }
         let left = Self.milliseconds(deadline - .now)
-        guard left > 0 else {
-            throw .transport(TransportFailure(
-                kind: .timedOut, url: hop.url,
-                underlying: "no complete response within \(request.timeouts.total ?? .zero)"))
-        }
+        guard left > 0 else { return false }
         easy.set(CURLOPT_TIMEOUT_MS, left)
+        return true
+    }
+
+    /// The failure of a transfer whose total timeout passed before libcurl could enforce it.
+    var totalTimeoutFailure: ErrandError {
+        .transport(TransportFailure(
+            kind: .timedOut, url: hop.url, underlying: "no complete response within \(request.timeouts.total ?? .zero)"))
     }
 
     /// A duration in whole milliseconds, rounded up so a positive duration never becomes zero (which libcurl
