@@ -70,15 +70,4 @@ static const long errand_curl_pipe_multiplex = CURLPIPE_MULTIPLEX;
 /// The size libcurl's error buffer must have.
 static const size_t errand_curl_error_size = CURL_ERROR_SIZE;
 
-/// The `features` bits of the libcurl in use (`CURL_VERSION_*`).
-static inline int errand_curl_features(void) {
-    return curl_version_info(CURLVERSION_NOW)->features;
-}
-/// zlib (gzip, deflate) decoding is available.
-static const int errand_curl_feature_libz = CURL_VERSION_LIBZ;
-/// Brotli decoding is available.
-static const int errand_curl_feature_brotli = CURL_VERSION_BROTLI;
-/// Zstandard decoding is available.
-static const int errand_curl_feature_zstd = CURL_VERSION_ZSTD;
-
 #endif

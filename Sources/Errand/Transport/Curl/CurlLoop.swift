@@ -269,10 +269,11 @@ final class CurlLoop: @unchecked Sendable {
             else { continue }
             curl_multi_remove_handle(multi, handle)
             let code = message.pointee.data.result
-            let outcome: Result<Void, ErrandError> =
+            var outcome: Result<Void, ErrandError> =
                 code == CURLE_OK
                 ? .success(())
                 : .failure(CurlFailure.error(for: code, message: transfer.easy?.errorMessage, url: transfer.hop.url))
+            if code == CURLE_OK, let failure = transfer.unfinishedBodyFailure { outcome = .failure(failure) }
             perform(transfer.machine.completed(outcome), for: transfer)
         }
     }

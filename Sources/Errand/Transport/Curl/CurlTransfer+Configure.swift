@@ -11,8 +11,8 @@ extension CurlEasyHandle {
         set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         set(CURLOPT_NOSIGNAL, true)
         _ = set(CURLOPT_PROTOCOLS_STR, "http,https")
-        // An empty string asks for every encoding libcurl decodes (gzip, deflate, br) and decodes the response.
-        _ = set(CURLOPT_ACCEPT_ENCODING, "")
+        // Bodies arrive as sent: Errand decodes them itself (``ContentDecoder``), so a coded stream cut short is noticed.
+        set(CURLOPT_HTTP_CONTENT_DECODING, false)
         set(CURLOPT_HTTP_VERSION, Int(configuration.prefersHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1))
         set(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
         if let caBundle = configuration.caBundle, set(CURLOPT_CAINFO, caBundle.path) != CURLE_OK {

@@ -42,6 +42,13 @@ extension CurlTransfer {
             let action = machine.headReceived(
                 status: head.status, hasLocation: head.hasLocation, declaredBodySize: declaredBodySize)
             if case .abort = action { return false }
+            if case .running(.discardingRedirectBody) = machine.state { return true }
+            do {
+                decoder = try ContentDecoder.make(contentEncoding: head.values(of: "content-encoding"))
+            } catch {
+                _ = machine.callbackFailed(error)
+                return false
+            }
             if case .deliverHead = action { deliverHead() }
             if case .running(.buffering) = machine.state, let declared = declaredBodySize { body.reserve(declared) }
             return true
@@ -54,8 +61,9 @@ extension CurlTransfer {
         return head.contentLength
     }
 
-    /// Takes body bytes: discards a followed redirect's body, enforces the size limit, buffers or streams the rest.
-    /// Returns the count taken, 0 to abort, or libcurl's pause value when the stream's reader is behind.
+    /// Takes body bytes as sent: discards a followed redirect's body, decodes, enforces the size limit, buffers or
+    /// streams the rest. Returns the count taken, 0 to abort, or libcurl's pause value when the stream's reader is
+    /// behind (libcurl then hands the same bytes over again on resume).
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         touch()
         let action = machine.bodyArrived()
@@ -67,12 +75,32 @@ extension CurlTransfer {
         case .buffer, .stream:
             break
         }
+        guard let decoder else { return take(bytes, streaming: action == .stream, canOfferAgain: true) }
+        // Decoding consumes the input, so a stream whose reader is behind pauses before it decodes anything.
+        if action == .stream, channel?.pauseIfBehind() == true {
+            guard case .pause = machine.streamRefused() else { return 0 }
+            return errand_curl_writefunc_pause
+        }
+        switch decoder.decode(bytes, { take($0, streaming: action == .stream, canOfferAgain: false) == $0.count }) {
+        case .decoded:
+            return bytes.count
+        case .stopped:
+            return 0
+        case .corrupt(let message):
+            _ = machine.callbackFailed(.transport(TransportFailure(kind: .badResponse, url: hop.url, underlying: message)))
+            return 0
+        }
+    }
+
+    /// Takes decoded body bytes into the buffer or the stream, within the size limit; returns what
+    /// ``receiveBody(_:)`` returns for them.
+    private func take(_ bytes: UnsafeRawBufferPointer, streaming: Bool, canOfferAgain: Bool) -> Int {
         guard bytesReceived + bytes.count <= request.maxResponseBodySize else {
             _ = machine.callbackFailed(.bodyTooLarge(limit: request.maxResponseBodySize))
             return 0
         }
-        if action == .stream {
-            guard let channel, channel.offer(bytes) else {
+        if streaming {
+            guard let channel, channel.offer(bytes, evenIfBehind: !canOfferAgain) else {
                 guard case .pause = machine.streamRefused() else { return 0 }
                 return errand_curl_writefunc_pause
             }
@@ -83,6 +111,18 @@ extension CurlTransfer {
         }
         bytesReceived += bytes.count
         return bytes.count
+    }
+
+    /// The failure of a hop libcurl reports as complete although its coded body stopped before its stream ended.
+    var unfinishedBodyFailure: ErrandError? {
+        guard let decoder, !decoder.hasEnded, case .running(let response) = machine.state else { return nil }
+        switch response {
+        case .buffering, .streaming:
+            return .transport(TransportFailure(
+                kind: .connectionLost, url: hop.url, underlying: "the compressed body ended before its stream did"))
+        case .awaitingHead, .discardingRedirectBody, .aborting:
+            return nil
+        }
     }
 
     /// Fills libcurl's buffer with the next request body bytes.

@@ -49,6 +49,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// The current hop's head, as bytes.
     var head = ResponseHead()
     var body: ResponseBodyBuffer
+    /// Decodes the current hop's body when it is content-coded.
+    var decoder: ContentDecoder?
     var bytesReceived = 0
     var bytesSentBefore = 0
     var lastActivity: ContinuousClock.Instant
@@ -131,6 +133,7 @@ final class CurlTransfer: @unchecked Sendable {
             hop = next
             hopStarted = .now
             head.removeAll()
+            decoder = nil
             bytesReceived = 0
             _ = body.takeData()
             requestBody = nil
