@@ -1,6 +1,11 @@
 #ifndef ERRAND_CCURL_SHIM_H
 #define ERRAND_CCURL_SHIM_H
 #include <curl/curl.h>
+#if defined(__APPLE__)
+#include <pthread.h>
+#elif defined(__linux__)
+#include <sys/prctl.h>
+#endif
 
 // curl_easy_setopt, curl_easy_getinfo and curl_multi_setopt are C variadic functions, which Swift cannot call.
 // Each wrapper below fixes the type of the variadic argument, so Swift sees an ordinary typed function.
@@ -69,5 +74,14 @@ static const int errand_curl_pause_continue = CURLPAUSE_CONT;
 static const long errand_curl_pipe_multiplex = CURLPIPE_MULTIPLEX;
 /// The size libcurl's error buffer must have.
 static const size_t errand_curl_error_size = CURL_ERROR_SIZE;
+
+/// Names the calling thread for profilers and `top -H` (Foundation's `Thread.name` does not reach the kernel on Linux).
+static inline void errand_name_this_thread(const char *name) {
+#if defined(__APPLE__)
+    pthread_setname_np(name);
+#elif defined(__linux__)
+    prctl(PR_SET_NAME, name, 0, 0, 0);
+#endif
+}
 
 #endif

@@ -62,9 +62,7 @@ final class CurlLoop: @unchecked Sendable {
         if let total = configuration.maxConnections {
             _ = errand_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, total)
         }
-        let thread = Thread { [self] in run() }
-        thread.name = "errand.curl"
-        thread.start()
+        Thread { [self] in run() }.start()
     }
 
     /// Queues a command for the loop, waking it when it sleeps.
@@ -93,6 +91,7 @@ final class CurlLoop: @unchecked Sendable {
 
     private func run() {
         guard let multi else { return }
+        errand_name_this_thread("errand.curl")
         var pending: [Command] = []
         var stillRunning: Int32 = 0
         while true {
@@ -113,7 +112,7 @@ final class CurlLoop: @unchecked Sendable {
             if stopping { break }
             curl_multi_perform(multi, &stillRunning)
             collectFinished(in: multi)
-            let timeout = checkTimers(at: .now)
+            let timeout = checkTimers()
             let maySleep = inbox.withLock { inbox in
                 guard inbox.commands.isEmpty else { return false }
                 inbox.isPolling = true
@@ -150,7 +149,7 @@ final class CurlLoop: @unchecked Sendable {
             add(transfer)
         case .unpause:
             guard let easy = transfer.easy else { return }
-            transfer.lastActivity = .now
+            transfer.touch()
             scheduleIdleTimer(of: transfer)
             curl_easy_pause(easy.raw, errand_curl_pause_continue)
         case .deliverHead:
@@ -212,7 +211,7 @@ final class CurlLoop: @unchecked Sendable {
             perform(transfer.machine.fail(transfer.totalTimeoutFailure), for: transfer)
             return
         }
-        transfer.lastActivity = .now
+        transfer.touch()
         scheduleIdleTimer(of: transfer)
         guard curl_multi_add_handle(multi, easy.raw) == CURLM_OK else {
             perform(transfer.machine.fail(.transport(TransportFailure(
@@ -289,10 +288,19 @@ final class CurlLoop: @unchecked Sendable {
         if let deadline = transfer.idleDeadline { scheduleTimer(at: deadline) }
     }
 
+    /// The longest `curl_multi_poll` sleeps while transfers run, though libcurl's timers and Errand's own would let
+    /// it sleep longer: libcurl 7.88 can leave a transfer in its queue for a connection without a timer to wake it
+    /// (raw libcurl, 64 transfers over HTTP/2 on 8 connections: a round stalled for one such second), and
+    /// this bounds what such a miss costs. An idle loop sleeps until a command wakes it.
+    static let pollCap: Int32 = 1000
+
     /// Fails the transfers whose timer passed, when one may have; returns how long `curl_multi_poll` may sleep, in
     /// milliseconds (libcurl's own timers shorten it further).
-    private func checkTimers(at now: ContinuousClock.Instant) -> Int32 {
-        if let due = nextTimerCheck, due <= now {
+    private func checkTimers() -> Int32 {
+        let cap = running.isEmpty ? Int32.max : Self.pollCap
+        guard let due = nextTimerCheck else { return cap }
+        let now = ContinuousClock.now
+        if due <= now {
             nextTimerCheck = nil
             var expired: [(CurlTransfer, ErrandError)] = []
             for transfer in timed.values {
@@ -305,8 +313,8 @@ final class CurlLoop: @unchecked Sendable {
             }
             for (transfer, failure) in expired { perform(transfer.machine.fail(failure), for: transfer) }
         }
-        guard let next = nextTimerCheck else { return Int32.max }
-        return Int32(clamping: CurlTransfer.milliseconds(max(.zero, next - now)))
+        guard let next = nextTimerCheck else { return cap }
+        return min(cap, Int32(clamping: CurlTransfer.milliseconds(max(.zero, next - now))))
     }
 }
 #endif

@@ -44,7 +44,9 @@ extension CurlTransfer {
             if case .abort = action { return false }
             if case .running(.discardingRedirectBody) = machine.state { return true }
             do {
-                decoder = try ContentDecoder.make(contentEncoding: head.values(of: "content-encoding"))
+                if head.hasContentEncoding {
+                    decoder = try ContentDecoder.make(contentEncoding: head.values(of: "content-encoding"))
+                }
             } catch {
                 _ = machine.callbackFailed(error)
                 return false

@@ -36,6 +36,8 @@ struct ResponseHead: Sendable {
     private(set) var contentLength: Int?
     /// Whether the body arrives as sent: no `Content-Encoding`, or `identity`.
     private(set) var hasIdentityEncoding = true
+    /// Whether any `Content-Encoding` field came, so the loop looks for their values only then.
+    var hasContentEncoding: Bool { sawContentEncoding }
     private var sawContentLength = false
     private var sawContentEncoding = false
     /// Bytes of head lines this hop, interim heads included.
@@ -105,9 +107,10 @@ struct ResponseHead: Sendable {
         case 14 where !sawContentLength && Self.equalsIgnoringCase(name, "content-length"):
             sawContentLength = true
             contentLength = Self.decimal(value)
-        case 16 where !sawContentEncoding && Self.equalsIgnoringCase(name, "content-encoding"):
+        case 16 where Self.equalsIgnoringCase(name, "content-encoding"):
+            // Later fields add codings: the body is as sent only when every one says identity.
+            hasIdentityEncoding = (sawContentEncoding ? hasIdentityEncoding : true) && Self.equalsIgnoringCase(value, "identity")
             sawContentEncoding = true
-            hasIdentityEncoding = Self.equalsIgnoringCase(value, "identity")
         default:
             break
         }
