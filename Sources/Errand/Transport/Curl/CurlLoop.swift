@@ -156,10 +156,8 @@ final class CurlLoop: @unchecked Sendable {
             transfer.deliverHead()
         case .followRedirect:
             switch transfer.prepareRedirect() {
-            case .success(let host):
-                let sameHost = host == transfer.slotHost
-                transfer.hostKey = host
-                perform(transfer.machine.redirectReady(sameHost: sameHost), for: transfer)
+            case .success:
+                perform(transfer.machine.redirectReady(sameHost: transfer.hostKey == transfer.slotHost), for: transfer)
             case .failure(let failure):
                 perform(transfer.machine.fail(failure), for: transfer)
             }

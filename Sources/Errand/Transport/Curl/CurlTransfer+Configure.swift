@@ -49,6 +49,7 @@ extension CurlTransfer {
             throw .invalidURL("\(urlText) is not a URL libcurl accepts.")
         }
         isTLS = Self.isHTTPS(urlText)
+        hostKey = CurlHop.hostKey(ofURLText: urlText)
         try configureMethodAndBody(easy)
         configureHeaders(easy)
         // Over TLS, wait for a connection being opened to the same host to offer HTTP/2 multiplexing rather than

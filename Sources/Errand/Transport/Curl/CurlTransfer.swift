@@ -38,7 +38,8 @@ final class CurlTransfer: @unchecked Sendable {
     var delivery: Delivery?
     var easy: CurlEasyHandle?
     var hop: CurlHop
-    /// The host of the current hop, whose connection slot the transfer asks for (scheme, host and port).
+    /// The server of the current hop, whose connection slot the transfer asks for (``CurlHop/hostKey(ofURLText:)``),
+    /// set when the hop's handle is set up.
     var hostKey: String
     /// The host whose connection slot the transfer holds, while it holds one.
     var slotHost: String?
@@ -63,7 +64,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.started = started
         deadline = request.timeouts.total.map { started + $0 }
         hop = CurlHop(request)
-        hostKey = CurlHop.hostKey(request.url)
+        hostKey = ""
         hopStarted = started
         lastActivity = started
         body = ResponseBodyBuffer(pool: owner.loop.bodies)
@@ -117,9 +118,9 @@ final class CurlTransfer: @unchecked Sendable {
             kind: .timedOut, url: hop.url, underlying: "no data received for \(request.timeouts.idle ?? .zero)"))
     }
 
-    /// Works out the hop a followed redirect leads to and sets the handle up for it; the outcome is the new hop's
-    /// host key.
-    func prepareRedirect() -> Result<String, ErrandError> {
+    /// Works out the hop a followed redirect leads to and sets the handle up for it (``hostKey`` becomes the new
+    /// hop's).
+    func prepareRedirect() -> Result<Void, ErrandError> {
         guard let easy else { return .failure(.cancelled) }
         guard let location = easy.info(string: CURLINFO_REDIRECT_URL), let target = URL(string: location) else {
             return .failure(.transport(TransportFailure(
@@ -142,7 +143,7 @@ final class CurlTransfer: @unchecked Sendable {
             } catch {
                 return .failure(error)
             }
-            return .success(CurlHop.hostKey(next.url))
+            return .success(())
         }
     }
 
