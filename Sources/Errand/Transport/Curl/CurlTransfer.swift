@@ -16,11 +16,16 @@ import Synchronization
 /// nothing but ``cancel()`` and ``resume()``, which go through that inbox too (and read an atomic).
 final class CurlTransfer: @unchecked Sendable {
     /// Who waits for the outcome.
+    ///
+    /// Checked continuations, though an unsafe one would save an allocation per request: the loop may resume a
+    /// caller that has not finished suspending yet, a race the concurrency runtime settles with atomics that
+    /// ThreadSanitizer cannot see when the resumption is inlined into Errand's instrumented code, so with unsafe
+    /// continuations a sanitizer run reported it.
     enum Delivery {
         /// The buffered response.
-        case buffered(UnsafeContinuation<CurlResponse, any Error>)
+        case buffered(CheckedContinuation<CurlResponse, any Error>)
         /// The head of a streamed response; the body then flows through ``channel``.
-        case streaming(UnsafeContinuation<StreamingResponse, any Error>)
+        case streaming(CheckedContinuation<StreamingResponse, any Error>)
     }
 
     let request: TransportRequest

@@ -42,7 +42,7 @@ public final class CurlTransport: Transport {
         if Task.isCancelled { throw ErrandError.cancelled }
         let transfer = CurlTransfer(request: request, owner: self, channel: nil)
         let response = try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { continuation in
+            try await withCheckedThrowingContinuation { continuation in
                 transfer.start(.buffered(continuation))
             }
         } onCancel: {
@@ -61,7 +61,7 @@ public final class CurlTransport: Transport {
         let channel = CurlBodyChannel(capacity: configuration.streamBufferSize)
         let transfer = CurlTransfer(request: request, owner: self, channel: channel)
         return try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { continuation in
+            try await withCheckedThrowingContinuation { continuation in
                 transfer.start(.streaming(continuation))
             }
         } onCancel: {
