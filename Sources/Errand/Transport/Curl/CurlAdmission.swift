@@ -16,7 +16,8 @@ let streamsPerConnection = 100
 ///
 /// Generic over what waits (the loop's transfers; plain objects in the tests). Not thread-safe: the loop owns it.
 struct CurlAdmission<Ticket: AnyObject> {
-    private struct Host {
+    /// One server's slots and queue; a class so that each call finds it with one lookup and changes it in place.
+    private final class Host {
         var active = 0
         var multiplexes = false
         var waiting: [Ticket] = []
@@ -24,12 +25,13 @@ struct CurlAdmission<Ticket: AnyObject> {
         var head = 0
 
         var waitingCount: Int { waiting.count - head }
+        var isIdle: Bool { active == 0 && waitingCount == 0 && !multiplexes }
 
         func hasRoom(_ perHost: Int) -> Bool {
             active < (multiplexes ? perHost * streamsPerConnection : perHost)
         }
 
-        mutating func takeFirst() -> Ticket? {
+        func takeFirst() -> Ticket? {
             guard head < waiting.count else { return nil }
             let first = waiting[head]
             head += 1
@@ -43,6 +45,10 @@ struct CurlAdmission<Ticket: AnyObject> {
             return first
         }
     }
+
+    /// How many servers are remembered before those with nothing held or waiting are forgotten; a client talks to a
+    /// few servers, and keeping their (empty) entries spares a removal and an insertion per request.
+    private static var rememberedHosts: Int { 256 }
 
     /// Slots per host: connections, or over HTTP/2 connections times ``streamsPerConnection``.
     let perHost: Int
@@ -61,66 +67,56 @@ struct CurlAdmission<Ticket: AnyObject> {
 
     /// Asks for a slot at `host`: true when the ticket has one now, false when it waits in the host's queue.
     mutating func request(_ ticket: Ticket, host: String) -> Bool {
-        let perHost = perHost
-        let admitted = withHost(host) { entry in
-            if entry.waitingCount == 0, entry.hasRoom(perHost) {
-                entry.active += 1
-                return true
-            }
-            entry.waiting.append(ticket)
-            return false
+        let entry = hosts[host] ?? remember(host)
+        if entry.waitingCount == 0, entry.hasRoom(perHost) {
+            entry.active += 1
+            active += 1
+            return true
         }
-        if admitted { active += 1 }
-        return admitted
+        entry.waiting.append(ticket)
+        return false
     }
 
     /// Takes a waiting ticket out of its host's queue (a cancelled or timed-out transfer); false when it was not
     /// waiting there.
     mutating func withdraw(_ ticket: Ticket, host: String) -> Bool {
-        guard hosts[host] != nil else { return false }
-        return withHost(host) { entry in
-            guard let index = entry.waiting[entry.head...].firstIndex(where: { $0 === ticket }) else { return false }
-            entry.waiting.remove(at: index)
-            return true
-        }
+        guard let entry = hosts[host],
+            let index = entry.waiting[entry.head...].firstIndex(where: { $0 === ticket })
+        else { return false }
+        entry.waiting.remove(at: index)
+        return true
     }
 
     /// Frees a slot at `host`; returns the ticket that now holds it, if one was waiting.
     mutating func release(host: String) -> Ticket? {
         guard let entry = hosts[host], entry.active > 0 else { return nil }
+        entry.active -= 1
         active -= 1
-        withHost(host) { $0.active -= 1 }
-        return admitWaiters(at: host, limit: 1).first
+        guard entry.hasRoom(perHost), let next = entry.takeFirst() else { return nil }
+        entry.active += 1
+        active += 1
+        return next
     }
 
     /// Records whether `host` multiplexes (its last response came over HTTP/2); returns the tickets admitted by the
     /// room that makes.
     mutating func noteMultiplexing(_ multiplexes: Bool, host: String) -> [Ticket] {
         guard let entry = hosts[host], entry.multiplexes != multiplexes else { return [] }
-        withHost(host) { $0.multiplexes = multiplexes }
-        return multiplexes ? admitWaiters(at: host, limit: .max) : []
-    }
-
-    private mutating func admitWaiters(at host: String, limit: Int) -> [Ticket] {
-        let perHost = perHost
-        let admitted = withHost(host) { entry in
-            var admitted: [Ticket] = []
-            while admitted.count < limit, entry.hasRoom(perHost), let next = entry.takeFirst() {
-                entry.active += 1
-                admitted.append(next)
-            }
-            return admitted
+        entry.multiplexes = multiplexes
+        var admitted: [Ticket] = []
+        while entry.hasRoom(perHost), let next = entry.takeFirst() {
+            entry.active += 1
+            admitted.append(next)
         }
         active += admitted.count
-        if let entry = hosts[host], entry.active == 0, entry.waitingCount == 0, !entry.multiplexes {
-            hosts[host] = nil
-        }
         return admitted
     }
 
-    /// Changes a host's entry in place: its queue is never copied.
-    private mutating func withHost<Result>(_ host: String, _ change: (inout Host) -> Result) -> Result {
-        change(&hosts[host, default: Host()])
+    private mutating func remember(_ host: String) -> Host {
+        if hosts.count >= Self.rememberedHosts { hosts = hosts.filter { !$0.value.isIdle } }
+        let entry = Host()
+        hosts[host] = entry
+        return entry
     }
 }
 #endif

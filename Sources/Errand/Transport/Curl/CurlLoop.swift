@@ -43,7 +43,8 @@ final class CurlLoop: @unchecked Sendable {
     private let pool: CurlEasyPool
     private var admission: CurlAdmission<CurlTransfer>
     private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
-    /// Transfers with a timer Errand keeps (a total timeout that can pass while waiting for a slot, an idle timeout).
+    /// Transfers with a timer Errand keeps: a total timeout while waiting for a slot, an idle timeout while running.
+    /// A transfer admitted at once without an idle timeout never enters it.
     private var timed: [ObjectIdentifier: CurlTransfer] = [:]
     /// When ``timed`` must be looked at next; `nil` when no timer runs. Activity only moves timers later, so looking
     /// early is harmless, and each look sets the next one: the transfers are not scanned on every pass.
@@ -129,8 +130,6 @@ final class CurlLoop: @unchecked Sendable {
 
     private func begin(_ transfer: CurlTransfer) {
         unfinished.store(unfinished.load(ordering: .relaxed) + 1, ordering: .relaxed)
-        let timeouts = transfer.request.timeouts
-        if timeouts.total != nil || timeouts.idle != nil { timed[ObjectIdentifier(transfer)] = transfer }
         perform(transfer.machine.start(), for: transfer)
     }
 
@@ -199,6 +198,7 @@ final class CurlLoop: @unchecked Sendable {
             transfer.slotHost = transfer.hostKey
             perform(transfer.machine.admitted(), for: transfer)
         } else if let deadline = transfer.deadline {
+            timed[ObjectIdentifier(transfer)] = transfer
             scheduleTimer(at: deadline)
         }
     }
@@ -209,8 +209,11 @@ final class CurlLoop: @unchecked Sendable {
             perform(transfer.machine.fail(transfer.totalTimeoutFailure), for: transfer)
             return
         }
-        transfer.touch()
-        scheduleIdleTimer(of: transfer)
+        if transfer.request.timeouts.idle != nil {
+            transfer.touch()
+            timed[ObjectIdentifier(transfer)] = transfer
+            scheduleIdleTimer(of: transfer)
+        }
         guard curl_multi_add_handle(multi, easy.raw) == CURLM_OK else {
             perform(transfer.machine.fail(.transport(TransportFailure(
                 kind: .other, url: transfer.hop.url, underlying: "libcurl refused the transfer"))), for: transfer)
@@ -247,7 +250,7 @@ final class CurlLoop: @unchecked Sendable {
 
     /// Forgets a finished transfer, before its outcome goes out (so a caller that hears of it sees it counted).
     private func forget(_ transfer: CurlTransfer) {
-        timed[ObjectIdentifier(transfer)] = nil
+        if !timed.isEmpty { timed[ObjectIdentifier(transfer)] = nil }
         unfinished.store(unfinished.load(ordering: .relaxed) - 1, ordering: .relaxed)
     }
 
