@@ -11,6 +11,8 @@ struct CurlEasyHandle: @unchecked Sendable {
     let errorBuffer: UnsafeMutablePointer<CChar>
     /// The request header lines the handle sends, reused while requests carry the same headers.
     let headerList: CurlHeaderList
+    /// The per-request options as last set, so a request sets only those it changes.
+    let applied: CurlAppliedOptions
 
     /// Makes a new handle, or `nil` when libcurl cannot allocate one.
     static func make() -> CurlEasyHandle? {
@@ -18,7 +20,7 @@ struct CurlEasyHandle: @unchecked Sendable {
         guard let raw = curl_easy_init() else { return nil }
         let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: errand_curl_error_size)
         buffer.initialize(repeating: 0, count: errand_curl_error_size)
-        return CurlEasyHandle(raw: raw, errorBuffer: buffer, headerList: CurlHeaderList())
+        return CurlEasyHandle(raw: raw, errorBuffer: buffer, headerList: CurlHeaderList(), applied: CurlAppliedOptions())
     }
 
     /// Frees the handle; it must not be in a multi handle.
@@ -31,6 +33,7 @@ struct CurlEasyHandle: @unchecked Sendable {
     /// Clears every option (connections and caches live in the multi handle and stay) and the last error message.
     func reset() {
         curl_easy_reset(raw)
+        applied.forget()
         errorBuffer[0] = 0
     }
 
@@ -91,6 +94,34 @@ struct CurlEasyHandle: @unchecked Sendable {
         guard errand_curl_easy_getinfo_string(raw, string, &value) == CURLE_OK, let value else { return nil }
         return String(cString: value)
     }
+}
+
+/// The per-request options an easy handle was last given: libcurl keeps an option until it is set again, so a request
+/// that sends what the handle's previous one sent (the same URL, method and headers, as clients mostly do) sets only
+/// its timeout. Belongs to its handle and shares its confinement to the loop thread.
+final class CurlAppliedOptions {
+    /// The method and the body size its options were set for; `nil` when not known.
+    var shape: CurlRequestShape?
+    var url: String?
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    var pipeWait: Bool?
+    var connectTimeout: Int?
+
+    /// Forgets everything, after `curl_easy_reset`.
+    func forget() {
+        shape = nil
+        url = nil
+        headerList = nil
+        pipeWait = nil
+        connectTimeout = nil
+    }
+}
+
+/// What a request's method and body options depend on.
+struct CurlRequestShape: Equatable {
+    let method: HTTPMethod
+    /// The `Content-Length` sent: the body's size, 0 for a POST without one, `nil` for no body.
+    let bodySize: Int?
 }
 
 /// Easy handles kept for reuse, so a request does not pay for allocating and setting one up.

@@ -6,7 +6,8 @@ extension CurlEasyHandle {
     /// Sets the options every request of a transport shares; done once per handle, not per request.
     ///
     /// Handles are reused without `curl_easy_reset` (which measured a fifth of libcurl's cost per request), so
-    /// ``CurlTransfer/configure(_:)`` sets every option a request may change, each time.
+    /// ``CurlTransfer/configure(_:)`` sets each option a request may change whenever its value differs from the one
+    /// the handle's previous request left (``CurlAppliedOptions``).
     func applySharedOptions(_ configuration: CurlTransport.Configuration) -> ErrandError? {
         set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         set(CURLOPT_NOSIGNAL, true)
@@ -37,16 +38,25 @@ extension CurlTransfer {
         easy.set(CURLOPT_HEADERDATA, pointer: context)
         easy.set(CURLOPT_WRITEDATA, pointer: context)
         easy.set(CURLOPT_READDATA, pointer: context)
-        easy.set(CURLOPT_CONNECTTIMEOUT_MS, request.timeouts.connect.map { max(1, Self.milliseconds($0)) } ?? 0)
+        // Zero restores libcurl's default of 300 s to connect.
+        let connectTimeout = request.timeouts.connect.map { max(1, Self.milliseconds($0)) } ?? 0
+        if easy.applied.connectTimeout != connectTimeout {
+            easy.set(CURLOPT_CONNECTTIMEOUT_MS, connectTimeout)
+            easy.applied.connectTimeout = connectTimeout
+        }
         try configure(easy)
     }
 
-    /// Sets every option the current hop may need differently from the handle's previous request.
+    /// Sets the options the current hop needs differently from the handle's previous request.
     func configure(_ easy: CurlEasyHandle) throws(ErrandError) {
         // The URL's text, read once: its scheme is taken from it too, without asking `URL` to parse its parts.
         let urlText = hop.url.absoluteString
-        guard easy.set(CURLOPT_URL, urlText) == CURLE_OK else {
-            throw .invalidURL("\(urlText) is not a URL libcurl accepts.")
+        if easy.applied.url != urlText {
+            easy.applied.url = nil
+            guard easy.set(CURLOPT_URL, urlText) == CURLE_OK else {
+                throw .invalidURL("\(urlText) is not a URL libcurl accepts.")
+            }
+            easy.applied.url = urlText
         }
         isTLS = Self.isHTTPS(urlText)
         hostKey = CurlHop.hostKey(ofURLText: urlText)
@@ -54,12 +64,19 @@ extension CurlTransfer {
         configureHeaders(easy)
         // Over TLS, wait for a connection being opened to the same host to offer HTTP/2 multiplexing rather than
         // opening more connections.
-        easy.set(CURLOPT_PIPEWAIT, owner.configuration.prefersHTTP2 && isTLS)
+        let pipeWait = owner.configuration.prefersHTTP2 && isTLS
+        if easy.applied.pipeWait != pipeWait {
+            easy.set(CURLOPT_PIPEWAIT, pipeWait)
+            easy.applied.pipeWait = pipeWait
+        }
     }
 
     private func configureMethodAndBody(_ easy: CurlEasyHandle) throws(ErrandError) {
         requestBody = try CurlRequestBody.open(hop.body)
         let method = hop.method
+        let shape = CurlRequestShape(method: method, bodySize: requestBody?.size ?? (method == .post ? 0 : nil))
+        guard easy.applied.shape != shape else { return }
+        easy.applied.shape = shape
         // HTTPGET also switches off NOBODY and upload left from the handle's previous request.
         easy.set(CURLOPT_HTTPGET, true)
         if let requestBody {
@@ -83,7 +100,9 @@ extension CurlTransfer {
         let body: CurlHeaderList.BodyKind =
             requestBody == nil ? .none : hop.headers.contains("Content-Type") ? .some : .withoutContentType
         let list = easy.headerList.list(for: hop.headers, body: body)
+        guard easy.applied.headerList != list else { return }
         easy.set(CURLOPT_HTTPHEADER, list: list)
+        easy.applied.headerList = list
     }
 
     /// Whether a URL's text starts with the `https:` scheme (in any case).
