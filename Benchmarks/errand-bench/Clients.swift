@@ -48,6 +48,8 @@ struct BenchClient: Sendable {
             BenchClient(name: "errand-curl-resilient", run: errandCurlResilient),
             // Shown for information: the transport without the client layer.
             BenchClient(name: "errand-transport", run: errandTransport),
+            // Shown for information: errand-curl with its callers' tasks on the transport's loop thread.
+            BenchClient(name: "errand-curl-on-loop", run: errandCurlOnLoop),
         ]
         #endif
         return clients + [
@@ -68,6 +70,15 @@ struct BenchClient: Sendable {
     /// A ``CurlTransport`` with its default configuration, trusting the workload's CA.
     private static func curlTransport(_ workload: Workload) -> CurlTransport {
         CurlTransport(configuration: .init(caBundle: workload.caBundle))
+    }
+
+    /// ``errandCurl(_:)`` with every caller's task preferring the transport's ``CurlTransport/executor``: the client's
+    /// code and libcurl share the loop thread, and no request wakes a thread.
+    static func errandCurlOnLoop(_ workload: Workload) async throws -> Measurement {
+        let transport = curlTransport(workload)
+        return try await withTaskExecutorPreference(transport.executor) {
+            try await measureErrand(workload, transport: transport)
+        }
     }
 
     /// ``CurlTransport`` on its own, without `APIClient`: the request raw libcurl sends (plus

@@ -173,7 +173,11 @@ enum Report {
             }
             let small = point.size == "small"
             if let raw = row("raw-libcurl") {
-                for (client, held) in [("errand-curl", true), ("errand-curl-resilient", false), ("errand-transport", false)] {
+                let compared = [
+                    ("errand-curl", true), ("errand-curl-resilient", false), ("errand-transport", false),
+                    ("errand-curl-on-loop", false),
+                ]
+                for (client, held) in compared {
                     guard let errand = row(client) else { continue }
                     add("\(client) / raw-libcurl (req/s)", paired(errand.roundRPS, raw.roundRPS),
                         target: held ? (point.concurrency == 1 ? 0.5 : 0.8) : nil)

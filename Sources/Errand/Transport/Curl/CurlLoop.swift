@@ -22,6 +22,8 @@ final class CurlLoop: @unchecked Sendable {
         case start(CurlTransfer)
         case cancel(CurlTransfer)
         case resume(CurlTransfer)
+        /// A job of a task that prefers this loop as its executor (``CurlTransport/executor``).
+        case run(UnownedJob)
         case shutdown
     }
 
@@ -35,9 +37,13 @@ final class CurlLoop: @unchecked Sendable {
         var commands: [Command] = []
         /// Whether the loop sleeps (or is about to) in `curl_multi_poll` without a wake-up pending.
         var isPolling = false
+        /// Whether the loop has stopped: jobs then go to the global executor instead.
+        var isStopped = false
     }
 
     private let inbox = Mutex(Inbox())
+    /// The loop thread, set before it runs any command and never changed.
+    private var thread: pthread_t?
 
     // The loop thread's own.
     private let pool: CurlEasyPool
@@ -69,18 +75,35 @@ final class CurlLoop: @unchecked Sendable {
     /// Queues a command for the loop, waking it when it sleeps.
     func submit(_ command: Command) {
         guard let multi else {
-            if case .start(let transfer) = command {
-                transfer.failCaller(.transport(TransportFailure(
-                    kind: .other, url: transfer.request.url, underlying: "libcurl could not create a multi handle")))
-            }
+            refuse(command)
             return
         }
-        let sleeping = inbox.withLock { inbox in
+        let (accepted, sleeping) = inbox.withLock { inbox in
+            guard !inbox.isStopped else { return (false, false) }
             inbox.commands.append(command)
             defer { inbox.isPolling = false }
-            return inbox.isPolling
+            return (true, inbox.isPolling)
         }
+        if !accepted { refuse(command) }
         if sleeping { curl_multi_wakeup(multi) }
+    }
+
+    /// What becomes of a command no loop will run: a job runs on the global executor, a start fails.
+    private func refuse(_ command: Command) {
+        switch command {
+        case .run(let job):
+            globalConcurrentExecutor.enqueue(job)
+        case .start(let transfer):
+            transfer.failCaller(.transport(TransportFailure(
+                kind: .other, url: transfer.request.url, underlying: "the transport's loop is not running")))
+        case .cancel, .resume, .shutdown:
+            break
+        }
+    }
+
+    /// Whether the caller runs on the loop thread; meaningful only there (other threads may read it before it is set).
+    var isLoopThread: Bool {
+        thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
     }
 
     /// Stops the loop: running transfers fail as cancelled, connections close, the multi handle is freed.
@@ -93,6 +116,7 @@ final class CurlLoop: @unchecked Sendable {
     private func run() {
         guard let multi else { return }
         errand_name_this_thread("errand.curl")
+        thread = pthread_self()
         var pending: [Command] = []
         var stillRunning: Int32 = 0
         while true {
@@ -106,6 +130,7 @@ final class CurlLoop: @unchecked Sendable {
                 case .start(let transfer): begin(transfer)
                 case .cancel(let transfer): perform(transfer.machine.fail(.cancelled), for: transfer)
                 case .resume(let transfer): perform(transfer.machine.readerCaughtUp(), for: transfer)
+                case .run(let job): job.runSynchronously(on: asUnownedTaskExecutor())
                 case .shutdown: stopping = true
                 }
             }
@@ -124,6 +149,13 @@ final class CurlLoop: @unchecked Sendable {
         for transfer in Array(running.values) + Array(timed.values) {
             perform(transfer.machine.fail(.cancelled), for: transfer)
         }
+        // Whatever was queued after the shutdown has no loop left: jobs move to the global executor, starts fail.
+        let left = inbox.withLock { inbox in
+            inbox.isStopped = true
+            defer { inbox.commands.removeAll() }
+            return inbox.commands
+        }
+        for command in left { refuse(command) }
         curl_multi_cleanup(multi)
         pool.drain()
     }
@@ -316,6 +348,13 @@ final class CurlLoop: @unchecked Sendable {
         }
         guard let next = nextTimerCheck else { return cap }
         return min(cap, Int32(clamping: CurlTransfer.milliseconds(max(.zero, next - now))))
+    }
+}
+
+/// The loop as an executor for tasks that prefer it: their jobs run on the loop thread between its passes' other work.
+extension CurlLoop: TaskExecutor {
+    func enqueue(_ job: consuming ExecutorJob) {
+        submit(.run(UnownedJob(job)))
     }
 }
 #endif

@@ -37,6 +37,16 @@ public final class CurlTransport: Transport {
         loop.shutdown()
     }
 
+    /// An executor that runs tasks on this transport's loop thread, for callers that send requests one after another
+    /// and want to share that thread with libcurl, as a C program does.
+    ///
+    /// Inside `withTaskExecutorPreference(transport.executor) { … }` a task's code runs on the loop thread: handing a
+    /// request to the loop and getting the response back then wakes no thread, where a task on Swift's global pool
+    /// costs two wake-ups per request (the loop's and its own). While such code runs, every transfer of the transport
+    /// waits, so keep it to light work around the requests. After the transport is gone, its executor runs jobs on
+    /// the global concurrent executor.
+    public var executor: any TaskExecutor { loop }
+
     /// Performs the request and buffers the body, sized from `Content-Length` when the server sends one.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         if Task.isCancelled { throw ErrandError.cancelled }
