@@ -57,9 +57,10 @@ extension CurlTransfer {
                 throw .invalidURL("\(urlText) is not a URL libcurl accepts.")
             }
             easy.applied.url = urlText
+            easy.applied.hostKey = CurlHop.hostKey(ofURLText: urlText)
         }
         isTLS = Self.isHTTPS(urlText)
-        hostKey = CurlHop.hostKey(ofURLText: urlText)
+        hostKey = easy.applied.hostKey
         try configureMethodAndBody(easy)
         configureHeaders(easy)
         // Over TLS, wait for a connection being opened to the same host to offer HTTP/2 multiplexing rather than
