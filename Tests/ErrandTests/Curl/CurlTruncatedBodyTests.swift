@@ -57,6 +57,16 @@ struct CurlTruncatedBodyTests {
         }
     }
 
+    @Test("a coded body cut short whose Content-Length matches the bytes sent fails with connectionLost")
+    func truncatedWithMatchingLength() async throws {
+        let whole = try Self.coded(Self.codings[0].base64)
+        let cut = Array(whole.prefix(whole.count / 2))
+        let server = try HostileServer(
+            head: ["HTTP/1.1 200 OK", "Content-Encoding: gzip", "Content-Length: \(cut.count)"], body: cut)
+        let error = await #expect(throws: ErrandError.self) { try await CurlTest.transport().send(Self.request(server)) }
+        #expect(error.flatMap(CurlTest.failureKind) == .connectionLost)
+    }
+
     @Test("a streamed coded body cut short ends its stream with connectionLost")
     func truncatedStreamFails() async throws {
         let whole = try Self.coded(Self.codings[0].base64)
