@@ -9,13 +9,15 @@ import Foundation
 /// reach ``State/finished``, so the outcome is delivered exactly once whatever order events race in.
 ///
 /// ```
-/// initialized ──start──▶ configuring ──configured──▶ waitingForSlot ──admitted──▶ running(awaitingHead)
-///      │fail                                              ▲                          │ final head
-///      ▼                                                  │ other host               ▼
-/// cancelledBeforeStart ──start──▶ finished      redirecting ◀──completed── running(discardingRedirectBody)
-///                                    ▲               │ same host ──────────▶ running(awaitingHead)
-///                                    │          running(buffering | streaming(paused) | aborting) ──completed──┘
-///                                    └─────────────── fail (cancel, timeout) from any state but finished
+/// initialized ─start─▶ configuring ─configured─▶ waitingForSlot ─admitted─▶ running(awaitingHead)
+/// initialized ─fail─▶ cancelledBeforeStart ─start─▶ finished
+/// running(awaitingHead) ─headReceived─▶ running(discardingRedirectBody | buffering | streaming(paused: false))
+/// running(streaming(paused: false)) ─streamRefused─▶ running(streaming(paused: true)) ─readerCaughtUp─▶ (paused: false)
+/// running(discardingRedirectBody) ─completed─▶ redirecting ─redirectReady─▶ running(awaitingHead)   (same server)
+///                                                                        └──▶ waitingForSlot        (another server)
+/// running(buffering | streaming) ─completed─▶ finished                  (the outcome goes out)
+/// running(any) ─callbackFailed─▶ running(aborting) ─completed─▶ finished (the callback's failure goes out)
+/// every state but finished ─fail (cancellation, a timeout, a hop that cannot be set up)─▶ finished
 /// ```
 struct CurlTransferStateMachine: Sendable {
     /// How the response reaches its caller.
