@@ -5,13 +5,20 @@ import Foundation
 final class BenchServer {
     /// The plain-HTTP base URL.
     let baseURL: URL
+    /// The TLS + HTTP/2 base URL and the CA that signed its certificate, when the server has one.
+    let https: (url: URL, ca: URL)?
     private let process: Process?
     private let input: Pipe?
 
-    /// Uses `url`, or `ERRAND_NGINX_HTTP_URL`, or starts nginx.
-    init(url: URL?) throws {
-        if let url = url ?? ProcessInfo.processInfo.environment["ERRAND_NGINX_HTTP_URL"].flatMap(URL.init(string:)) {
+    /// Uses `url` (with `httpsURL` and `ca`), or `ERRAND_NGINX_HTTP_URL` (with `ERRAND_NGINX_HTTPS_URL` and
+    /// `ERRAND_TEST_CA`), or starts nginx.
+    init(url: URL?, httpsURL: URL?, ca: URL?) throws {
+        let environment = ProcessInfo.processInfo.environment
+        if let url = url ?? environment["ERRAND_NGINX_HTTP_URL"].flatMap(URL.init(string:)) {
             baseURL = url
+            let secure = httpsURL ?? environment["ERRAND_NGINX_HTTPS_URL"].flatMap(URL.init(string:))
+            let authority = ca ?? environment["ERRAND_TEST_CA"].map { URL(fileURLWithPath: $0) }
+            https = secure.flatMap { secure in authority.map { (secure, $0) } }
             process = nil
             input = nil
             return
@@ -29,22 +36,27 @@ final class BenchServer {
         process.standardInput = input
         try process.run()
         // The script prints `export NAME=value` lines once nginx accepts connections, then waits for its stdin to close.
-        var found: URL?
+        var exports: [String: String] = [:]
         var text = ""
         let reader = output.fileHandleForReading
-        while found == nil {
+        // SERVERS_STATE is printed last.
+        while exports["SERVERS_STATE"] == nil {
             let chunk = reader.availableData
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
-            for line in text.split(separator: "\n") where line.hasPrefix("export ERRAND_NGINX_HTTP_URL=") {
-                found = URL(string: String(line.dropFirst("export ERRAND_NGINX_HTTP_URL=".count)))
+            for line in text.split(separator: "\n") where line.hasPrefix("export ") {
+                let pair = line.dropFirst("export ".count).split(separator: "=", maxSplits: 1)
+                if pair.count == 2 { exports[String(pair[0])] = String(pair[1]) }
             }
         }
-        guard let found else {
+        guard let found = exports["ERRAND_NGINX_HTTP_URL"].flatMap(URL.init(string:)) else {
             process.terminate()
             throw BenchError("scripts/bench --serve did not start nginx (is nginx installed?)")
         }
         baseURL = found
+        let secure = exports["ERRAND_NGINX_HTTPS_URL"].flatMap(URL.init(string:))
+        let authority = exports["ERRAND_TEST_CA"].map { URL(fileURLWithPath: $0) }
+        https = secure.flatMap { secure in authority.map { (secure, $0) } }
         self.process = process
         self.input = input
     }

@@ -9,6 +9,9 @@ struct BenchClient: Sendable {
     let name: String
     /// The file sizes this client fetches (the cache variants only the small file).
     let sizes: Set<FileSize>
+    /// The schemes this client fetches over: URLSession on Linux cannot trust the test CA, and cache hits never
+    /// reach the wire, so both run over http only.
+    let schemes: Set<Scheme>
     /// How many times the workload's request count this client measures: cache hits take microseconds, and a
     /// round of a few milliseconds would be decided by timer and scheduler noise; URLSession takes ten times longer
     /// per request than the others, and half the requests measure it as well in half the time.
@@ -17,11 +20,12 @@ struct BenchClient: Sendable {
     let run: @Sendable (Workload) async throws -> Measurement
 
     init(
-        name: String, sizes: Set<FileSize> = Set(FileSize.allCases), requestFactor: Double = 1,
-        run: @escaping @Sendable (Workload) async throws -> Measurement
+        name: String, sizes: Set<FileSize> = Set(FileSize.allCases), schemes: Set<Scheme> = Set(Scheme.allCases),
+        requestFactor: Double = 1, run: @escaping @Sendable (Workload) async throws -> Measurement
     ) {
         self.name = name
         self.sizes = sizes
+        self.schemes = schemes
         self.requestFactor = requestFactor
         self.run = run
     }
@@ -29,9 +33,7 @@ struct BenchClient: Sendable {
     /// The workload as this client runs it.
     func scaled(_ workload: Workload) -> Workload {
         guard requestFactor != 1 else { return workload }
-        return Workload(
-            size: workload.size, baseURL: workload.baseURL, concurrency: workload.concurrency,
-            requests: max(1, Int((Double(workload.requests) * requestFactor).rounded())), expectedBytes: workload.expectedBytes)
+        return workload.with(requests: max(1, Int((Double(workload.requests) * requestFactor).rounded())))
     }
 
     /// Every client, in the order they run: without libcurl (`ERRAND_NO_CURL=1`), the URLSession and cache clients.
@@ -46,31 +48,50 @@ struct BenchClient: Sendable {
             BenchClient(name: "errand-curl-resilient", run: errandCurlResilient),
             // Shown for information: the transport without the client layer.
             BenchClient(name: "errand-transport", run: errandTransport),
+            // Shown for information: errand-curl with its callers' tasks on the transport's loop thread.
+            BenchClient(name: "errand-curl-on-loop", run: errandCurlOnLoop),
         ]
         #endif
         return clients + [
-            BenchClient(name: "errand-cache-memory", sizes: [.small], requestFactor: 10, run: errandCacheMemory),
-            BenchClient(name: "errand-cache-disk", sizes: [.small], requestFactor: 10, run: errandCacheDisk),
-            BenchClient(name: "errand-urlsession", requestFactor: 0.5, run: errandURLSession),
+            BenchClient(
+                name: "errand-cache-memory", sizes: [.small], schemes: [.http], requestFactor: 10, run: errandCacheMemory),
+            BenchClient(
+                name: "errand-cache-disk", sizes: [.small], schemes: [.http], requestFactor: 10, run: errandCacheDisk),
+            BenchClient(name: "errand-urlsession", schemes: [.http], requestFactor: 0.5, run: errandURLSession),
         ]
     }()
 
     #if canImport(CCurl)
     /// Errand's `APIClient` over ``CurlTransport`` with its default configuration.
     static func errandCurl(_ workload: Workload) async throws -> Measurement {
-        try await measureErrand(workload, transport: CurlTransport())
+        try await measureErrand(workload, transport: curlTransport(workload))
+    }
+
+    /// A ``CurlTransport`` with its default configuration, trusting the workload's CA.
+    private static func curlTransport(_ workload: Workload) -> CurlTransport {
+        CurlTransport(configuration: .init(caBundle: workload.caBundle))
+    }
+
+    /// ``errandCurl(_:)`` with every caller's task preferring the transport's ``CurlTransport/executor``: the client's
+    /// code and libcurl share the loop thread, and no request wakes a thread.
+    static func errandCurlOnLoop(_ workload: Workload) async throws -> Measurement {
+        let transport = curlTransport(workload)
+        return try await withTaskExecutorPreference(transport.executor) {
+            try await measureErrand(workload, transport: transport)
+        }
     }
 
     /// ``CurlTransport`` on its own, without `APIClient`: the request raw libcurl sends (plus
     /// `Accept-Encoding: identity`), no timeouts. Next to ``errandCurl(_:)`` it shows what the client layer and its
     /// default headers cost, and next to raw libcurl what the transport's hand-offs cost.
     static func errandTransport(_ workload: Workload) async throws -> Measurement {
-        let transport = CurlTransport()
+        let transport = curlTransport(workload)
         let request = TransportRequest(
             url: workload.url, headers: ["Accept-Encoding": "identity"], maxResponseBodySize: 10_000_000)
-        let fetch: @Sendable () async throws -> Void = {
+        let fetch: @Sendable () async throws -> String? = {
             let response = try await transport.send(request)
             try workload.check(bodyLength: response.body.count, status: response.status)
+            return response.metrics.httpVersion
         }
         return try await workload.warmUpAndMeasure(fetch)
     }
@@ -79,7 +100,7 @@ struct BenchClient: Sendable {
     /// make a request wait, and a concurrency limit above every workload's. What it costs is the chain itself.
     static func errandCurlResilient(_ workload: Workload) async throws -> Measurement {
         try await measureErrand(
-            workload, transport: CurlTransport(),
+            workload, transport: curlTransport(workload),
             middleware: Resilience.middleware(
                 retry: .default, rateLimiter: RateLimiter(rate: 1e9, burst: 1_000_000), maxConcurrent: 64))
     }
@@ -111,9 +132,10 @@ struct BenchClient: Sendable {
     ) async throws -> Measurement {
         let client = makeClient(workload, transport: transport, middleware: middleware)
         let request = Request<Data>(path: workload.size.path)
-        let fetch: @Sendable () async throws -> Void = {
+        let fetch: @Sendable () async throws -> String? = {
             let response = try await client.send(request)
             try workload.check(bodyLength: response.value.count, status: response.status)
+            return response.metrics.httpVersion
         }
         return try await workload.warmUpAndMeasure(fetch)
     }
@@ -125,12 +147,13 @@ struct BenchClient: Sendable {
         let request = Request<Data>(path: "cache/max-age-60/" + workload.size.path)
         let first = try await client.send(request)
         try workload.check(bodyLength: first.value.count, status: first.status)
-        let fetch: @Sendable () async throws -> Void = {
+        let fetch: @Sendable () async throws -> String? = {
             let response = try await client.send(request)
             guard response.cacheStatus == .hit else {
                 throw BenchError("cache/max-age-60/\(workload.size.path) came with cache status \(response.cacheStatus.rawValue), not hit")
             }
             try workload.check(bodyLength: response.value.count, status: response.status)
+            return nil
         }
         return try await workload.warmUpAndMeasure(fetch)
     }

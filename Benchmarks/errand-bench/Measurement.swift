@@ -17,6 +17,8 @@ struct Measurement: Sendable {
     let machineCPUSeconds: Double?
     /// The median time of one request, where the client measured it.
     var p50Seconds: Double?
+    /// The HTTP version the responses came with (`1.1`, `2`), where the client reported it.
+    var httpVersion: String?
 
     /// Measures `work`: wall clock, this process's user + system CPU, and its peak resident memory while it ran.
     static func of(_ work: () async throws -> Void) async rethrows -> Measurement {

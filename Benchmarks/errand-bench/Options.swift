@@ -1,9 +1,13 @@
 import Foundation
 
-/// The command line: `errand-bench [--url URL] [--json] [--requests N] [--big-requests N] [--rounds N]
-/// [--concurrency 1,16,64] [--clients errand-curl,raw-libcurl] [--sizes small,big]`.
+/// The command line: `errand-bench [--url URL] [--https-url URL --ca FILE] [--json] [--requests N]
+/// [--big-requests N] [--rounds N] [--concurrency 1,16,64] [--clients errand-curl,raw-libcurl] [--sizes small,big]
+/// [--schemes http,https]`.
 struct Options {
     var url: URL?
+    var httpsURL: URL?
+    var ca: URL?
+    var schemes = Scheme.allCases
     var json = false
     var smallRequests = 4000
     var bigRequests = 800
@@ -13,14 +17,19 @@ struct Options {
     var sizes = FileSize.allCases
 
     static let usage = """
-        usage: errand-bench [--url http://127.0.0.1:PORT] [--json] [--requests N] [--big-requests N] [--rounds N]
-                            [--concurrency 1,16,64] [--clients NAME,…] [--sizes small,big]
+        usage: errand-bench [--url http://127.0.0.1:PORT] [--https-url https://localhost:PORT --ca FILE] [--json]
+                            [--requests N] [--big-requests N] [--rounds N] [--concurrency 1,16,64]
+                            [--clients NAME,…] [--sizes small,big] [--schemes http,https]
           --requests N      requests per round for small.json (default 4000; the cache clients measure ten times as
                             many hits, errand-urlsession half as many); --big-requests for big.json (default 800)
           --rounds N        interleaved rounds per client; the fastest is reported (default 7)
-          --clients         errand-curl, raw-libcurl, errand-curl-resilient, errand-transport, errand-cache-memory,
-                            errand-cache-disk, errand-urlsession (default: all; the cache clients fetch only the
-                            small file; errand-transport is CurlTransport without APIClient)
+          --clients         errand-curl, raw-libcurl, errand-curl-resilient, errand-transport, errand-curl-on-loop,
+                            errand-cache-memory, errand-cache-disk, errand-urlsession (default: all; the cache
+                            clients fetch only the small file; errand-transport is CurlTransport without APIClient;
+                            errand-curl-on-loop runs its callers on the transport's executor)
+          --schemes         http (HTTP/1.1) and https (TLS 1.3, HTTP/2 multiplexed; needs --https-url and --ca or
+                            ERRAND_NGINX_HTTPS_URL and ERRAND_TEST_CA); default both. URLSession and the cache
+                            clients run over http only.
         Without --url (or ERRAND_NGINX_HTTP_URL) it starts nginx through scripts/bench --serve.
         """
 
@@ -43,6 +52,18 @@ struct Options {
                     throw BenchError("--url needs an http URL, not \(text)")
                 }
                 self.url = url
+            case "--https-url":
+                let text = try value(flag)
+                guard let url = URL(string: text), url.scheme == "https" else {
+                    throw BenchError("--https-url needs an https URL, not \(text)")
+                }
+                httpsURL = url
+            case "--ca": ca = URL(fileURLWithPath: try value(flag))
+            case "--schemes":
+                let names = try value(flag).split(separator: ",")
+                let parsed = names.compactMap { Scheme(rawValue: String($0)) }
+                guard parsed.count == names.count, !parsed.isEmpty else { throw BenchError("--schemes takes http,https") }
+                schemes = parsed
             case "--json": json = true
             case "--requests": smallRequests = try count(flag)
             case "--big-requests": bigRequests = try count(flag)

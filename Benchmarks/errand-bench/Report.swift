@@ -3,6 +3,7 @@ import Foundation
 /// One row of the results.
 struct BenchResult: Sendable, Encodable {
     let client: String
+    let scheme: String
     let size: String
     let concurrency: Int
     let requests: Int
@@ -14,27 +15,38 @@ struct BenchResult: Sendable, Encodable {
     let machineCPUSeconds: Double?
     /// The median request latency in milliseconds, where the client measured it.
     let p50Milliseconds: Double?
+    /// The HTTP version of the responses (`1.1`, `2`), where the client reported it.
+    let httpVersion: String?
     /// The rate of every round, in the order they ran.
     private(set) var roundRPS: [Double] = []
+    /// The client's CPU time per request in every round, in microseconds.
+    private(set) var roundCPU: [Double] = []
 
     enum CodingKeys: String, CodingKey {
-        case client, size, concurrency, requests, seconds, rps
+        case client, scheme, size, concurrency, requests, seconds, rps
         case cpuSeconds = "cpu_seconds"
         case peakRSSMB = "peak_rss_mb"
         case machineCPUSeconds = "machine_cpu_seconds"
         case p50Milliseconds = "p50_ms"
+        case httpVersion = "http_version"
         case roundRPS = "round_rps"
+        case roundCPU = "round_cpu_us_per_request"
     }
 
-    /// This result with the rates of every round.
-    func with(roundRPS: [Double]) -> BenchResult {
+    /// The client's CPU time per request in this round, in microseconds.
+    var cpuPerRequestMicroseconds: Double { cpuSeconds * 1e6 / Double(requests) }
+
+    /// This result with the rates and CPU costs of every round.
+    func with(roundRPS: [Double], roundCPU: [Double]) -> BenchResult {
         var copy = self
         copy.roundRPS = roundRPS
+        copy.roundCPU = roundCPU
         return copy
     }
 
     init(client: String, workload: Workload, measurement: Measurement) {
         self.client = client
+        scheme = workload.scheme.rawValue
         size = workload.size.rawValue
         concurrency = workload.concurrency
         requests = workload.requests
@@ -44,29 +56,48 @@ struct BenchResult: Sendable, Encodable {
         peakRSSMB = measurement.peakRSSMegabytes
         machineCPUSeconds = measurement.machineCPUSeconds
         p50Milliseconds = measurement.p50Seconds.map { $0 * 1000 }
+        httpVersion = measurement.httpVersion
     }
 }
 
-/// A ratio of two clients' throughput in the same run, with the target it is held to, if any.
+/// A ratio of two clients (or two points of one client) in the same run, with the target it is held to, if any.
 struct BenchRatio: Sendable, Encodable {
+    /// Whether a larger or a smaller value is better.
+    enum Bound: String, Sendable, Encodable {
+        case atLeast = "at_least"
+        case atMost = "at_most"
+    }
+
     let name: String
+    let scheme: String
     let size: String
     let concurrency: Int
+    /// The median over paired rounds.
     let value: Double
-    /// The least acceptable value; `nil` for ratios shown for information.
+    /// The smallest and largest paired round.
+    let low: Double
+    let high: Double
+    /// The limit the value is held to; `nil` for ratios shown for information.
     let target: Double?
+    let bound: Bound
 
-    var passes: Bool? { target.map { value >= $0 } }
+    var passes: Bool? {
+        target.map { bound == .atLeast ? value >= $0 : value <= $0 }
+    }
 
-    enum CodingKeys: String, CodingKey { case name, size, concurrency, value, target, passes }
+    enum CodingKeys: String, CodingKey { case name, scheme, size, concurrency, value, low, high, target, bound, passes }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
+        try container.encode(scheme, forKey: .scheme)
         try container.encode(size, forKey: .size)
         try container.encode(concurrency, forKey: .concurrency)
         try container.encode(value, forKey: .value)
+        try container.encode(low, forKey: .low)
+        try container.encode(high, forKey: .high)
         try container.encodeIfPresent(target, forKey: .target)
+        if target != nil { try container.encode(bound, forKey: .bound) }
         try container.encodeIfPresent(passes, forKey: .passes)
     }
 }
@@ -85,94 +116,129 @@ enum Report {
 
     static func table(_ results: [BenchResult]) -> String {
         var lines = [
-            "| client | size | C | requests | seconds | req/s | p50 ms | CPU s | CPU ms/req | machine CPU ms/req "
+            "| client | scheme | HTTP | size | C | requests | req/s | p50 ms | CPU µs/req | machine CPU µs/req "
                 + "| peak RSS MB |",
-            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+            "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
         for result in results {
-            let cpuPerRequest = result.cpuSeconds * 1000 / Double(result.requests)
             let machinePerRequest =
-                result.machineCPUSeconds.map { format($0 * 1000 / Double(result.requests), 3) } ?? ""
+                result.machineCPUSeconds.map { format($0 * 1e6 / Double(result.requests), 0) } ?? ""
             lines.append(
-                "| \(result.client) | \(result.size) | \(result.concurrency) | \(result.requests) | "
-                    + "\(format(result.seconds, 2)) | \(format(result.rps, 0)) | "
-                    + "\(result.p50Milliseconds.map { format($0, 3) } ?? "") | \(format(result.cpuSeconds, 2)) | "
-                    + "\(format(cpuPerRequest, 3)) | \(machinePerRequest) | \(format(result.peakRSSMB, 1)) |")
+                "| \(result.client) | \(result.scheme) | \(result.httpVersion ?? "") | \(result.size) | "
+                    + "\(result.concurrency) | \(result.requests) | \(format(result.rps, 0)) | "
+                    + "\(result.p50Milliseconds.map { format($0, 3) } ?? "") | "
+                    + "\(format(result.cpuPerRequestMicroseconds, 0)) | \(machinePerRequest) | "
+                    + "\(format(result.peakRSSMB, 1)) |")
         }
         let ratios = self.ratios(results)
-        if !ratios.isEmpty {
-            lines.append("")
-            lines.append("| ratio (req/s, median of paired rounds) | size | C | value | target | result |")
-            lines.append("| --- | --- | ---: | ---: | ---: | --- |")
-            for ratio in ratios {
-                let decimals = ratio.value >= 10 ? 0 : ratio.value >= 3 ? 1 : 2
-                let target = ratio.target.map { "≥ \(format($0, $0 < 1 ? 2 : 0))×" } ?? ""
-                let verdict = ratio.passes.map { $0 ? "PASS" : "FAIL" } ?? ""
-                lines.append(
-                    "| \(ratio.name) | \(ratio.size) | \(ratio.concurrency) | \(format(ratio.value, decimals))× | \(target) | \(verdict) |")
-            }
-            let held = ratios.filter { $0.target != nil }
-            let failed = held.filter { $0.passes == false }
-            lines.append("")
-            lines.append("Targets: \(held.count - failed.count) of \(held.count) PASS"
-                + (failed.isEmpty ? "" : "; FAIL: " + failed.map { "\($0.name) \($0.size) C=\($0.concurrency)" }.joined(separator: ", ")))
+        guard !ratios.isEmpty else { return lines.joined(separator: "\n") }
+        lines.append("")
+        lines.append("| ratio (median of paired rounds) | scheme | size | C | value | rounds' range | target | result |")
+        lines.append("| --- | --- | --- | ---: | ---: | ---: | ---: | --- |")
+        for ratio in ratios {
+            let target = ratio.target.map { "\(ratio.bound == .atLeast ? "≥" : "≤") \(format($0, $0 < 10 ? 2 : 0))×" } ?? ""
+            let verdict = ratio.passes.map { $0 ? "PASS" : "FAIL" } ?? ""
+            lines.append(
+                "| \(ratio.name) | \(ratio.scheme) | \(ratio.size) | \(ratio.concurrency) | \(times(ratio.value)) | "
+                    + "\(times(ratio.low))–\(times(ratio.high)) | \(target) | \(verdict) |")
         }
+        let held = ratios.filter { $0.target != nil }
+        let failed = held.filter { $0.passes == false }
+        lines.append("")
+        lines.append("Targets: \(held.count - failed.count) of \(held.count) PASS"
+            + (failed.isEmpty ? "" : "; FAIL: " + failed.map { "\($0.name) \($0.scheme) \($0.size) C=\($0.concurrency)" }.joined(separator: ", ")))
         return lines.joined(separator: "\n")
     }
 
     /// The ratios the targets are stated in, for the rows present; ratios without a target are shown for context.
     ///
-    /// A ratio is the median over rounds of the two clients' rates in the same round, which ran one shortly after
-    /// the other: on a shared machine a burst of load slows both, where the ratio of two fastest rounds would set
-    /// one client's luckiest moment against the other's.
+    /// A ratio of two clients is the median over rounds of their values in the same round, which ran one shortly
+    /// after the other: on a shared machine a burst of load slows both, where the ratio of two fastest rounds would
+    /// set one client's luckiest moment against the other's. The range is the smallest and largest round's ratio.
     static func ratios(_ results: [BenchResult]) -> [BenchRatio] {
-        func row(_ client: String, _ size: String, _ concurrency: Int) -> BenchResult? {
-            results.first { $0.client == client && $0.size == size && $0.concurrency == concurrency }
-        }
-        func ratio(_ numerator: BenchResult, _ denominator: BenchResult) -> Double {
-            let paired = zip(numerator.roundRPS, denominator.roundRPS).map { $0 / $1 }.sorted()
-            guard !paired.isEmpty, numerator.roundRPS.count == denominator.roundRPS.count else {
-                return numerator.rps / denominator.rps
-            }
-            let middle = paired.count / 2
-            return paired.count % 2 == 1 ? paired[middle] : (paired[middle - 1] + paired[middle]) / 2
-        }
         var ratios: [BenchRatio] = []
-        let concurrencies = Array(Set(results.map(\.concurrency))).sorted()
-        for size in ["small", "big"] {
-            for concurrency in concurrencies {
-                // The transport without the client layer, for what each costs; no target.
-                if let transport = row("errand-transport", size, concurrency),
-                    let raw = row("raw-libcurl", size, concurrency)
-                {
-                    ratios.append(BenchRatio(
-                        name: "errand-transport / raw-libcurl", size: size, concurrency: concurrency,
-                        value: ratio(transport, raw), target: nil))
+        let points = Set(results.map { Point(scheme: $0.scheme, size: $0.size, concurrency: $0.concurrency) })
+        for point in points.sorted() {
+            func row(_ client: String) -> BenchResult? {
+                results.first {
+                    $0.client == client && $0.scheme == point.scheme && $0.size == point.size
+                        && $0.concurrency == point.concurrency
                 }
-                guard let curl = row("errand-curl", size, concurrency) else { continue }
-                func add(_ client: String, _ name: String, target: Double?) {
-                    guard let other = row(client, size, concurrency) else { return }
-                    ratios.append(BenchRatio(
-                        name: name, size: size, concurrency: concurrency, value: ratio(curl, other), target: target))
+            }
+            func add(_ name: String, _ values: [Double], target: Double? = nil, bound: BenchRatio.Bound = .atLeast) {
+                guard let summary = summarize(values) else { return }
+                ratios.append(BenchRatio(
+                    name: name, scheme: point.scheme, size: point.size, concurrency: point.concurrency,
+                    value: summary.median, low: summary.low, high: summary.high, target: target, bound: bound))
+            }
+            let small = point.size == "small"
+            if let raw = row("raw-libcurl") {
+                let compared = [
+                    ("errand-curl", true), ("errand-curl-resilient", false), ("errand-transport", false),
+                    ("errand-curl-on-loop", false),
+                ]
+                for (client, held) in compared {
+                    guard let errand = row(client) else { continue }
+                    add("\(client) / raw-libcurl (req/s)", paired(errand.roundRPS, raw.roundRPS),
+                        target: held ? (point.concurrency == 1 ? 0.5 : 0.8) : nil)
+                    add("\(client) / raw-libcurl (CPU/req)", paired(errand.roundCPU, raw.roundCPU),
+                        target: held ? 1.5 : nil, bound: .atMost)
                 }
-                func addOver(_ client: String, _ name: String, target: Double?) {
-                    guard let other = row(client, size, concurrency) else { return }
-                    ratios.append(BenchRatio(
-                        name: name, size: size, concurrency: concurrency, value: ratio(other, curl), target: target))
-                }
-                add("errand-urlsession", "errand-curl / errand-urlsession",
-                    target: size == "small" && concurrency == 16 ? 10 : nil)
-                add("raw-libcurl", "errand-curl / raw-libcurl",
-                    target: concurrency == 1 || concurrency == 16 ? 0.75 : nil)
-                addOver("errand-curl-resilient", "errand-curl-resilient / errand-curl",
-                    target: size == "small" && concurrency == 16 ? 0.95 : nil)
-                addOver("errand-cache-memory", "errand-cache-memory / errand-curl (network)",
-                    target: size == "small" ? 20 : nil)
-                addOver("errand-cache-disk", "errand-cache-disk / errand-curl (network)",
-                    target: size == "small" ? 3 : nil)
+            }
+            guard let curl = row("errand-curl") else { continue }
+            if let resilient = row("errand-curl-resilient") {
+                add("errand-curl-resilient / errand-curl (req/s)", paired(resilient.roundRPS, curl.roundRPS), target: 0.95)
+            }
+            if point.concurrency == 64,
+                let sixteen = results.first(where: {
+                    $0.client == "errand-curl" && $0.scheme == point.scheme && $0.size == point.size && $0.concurrency == 16
+                })
+            {
+                add("errand-curl C=64 / C=16 (req/s)", paired(curl.roundRPS, sixteen.roundRPS), target: 0.95)
+            }
+            if let session = row("errand-urlsession") {
+                add("errand-curl / errand-urlsession (req/s)", paired(curl.roundRPS, session.roundRPS),
+                    target: small && point.concurrency == 16 ? 10 : nil)
+            }
+            if let memory = row("errand-cache-memory") {
+                add("errand-cache-memory / errand-curl (req/s)", paired(memory.roundRPS, curl.roundRPS), target: 20)
+            }
+            if let disk = row("errand-cache-disk") {
+                add("errand-cache-disk / errand-curl (req/s)", paired(disk.roundRPS, curl.roundRPS), target: 3)
             }
         }
         return ratios
+    }
+
+    /// A point of the benchmark, ordered as the runs are: http first, small first, by concurrency.
+    private struct Point: Hashable, Comparable {
+        let scheme: String
+        let size: String
+        let concurrency: Int
+
+        static func < (lhs: Point, rhs: Point) -> Bool {
+            func key(_ point: Point) -> (Int, Int, Int) {
+                (point.scheme == "http" ? 0 : 1, point.size == "small" ? 0 : 1, point.concurrency)
+            }
+            return key(lhs) < key(rhs)
+        }
+    }
+
+    /// Round-by-round ratios of two series (the rounds of the same number ran moments apart).
+    private static func paired(_ numerators: [Double], _ denominators: [Double]) -> [Double] {
+        zip(numerators, denominators).compactMap { $1 > 0 ? $0 / $1 : nil }
+    }
+
+    private static func summarize(_ values: [Double]) -> (median: Double, low: Double, high: Double)? {
+        let sorted = values.sorted()
+        guard let low = sorted.first, let high = sorted.last else { return nil }
+        let middle = sorted.count / 2
+        let median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        return (median, low, high)
+    }
+
+    private static func times(_ value: Double) -> String {
+        format(value, value >= 10 ? 0 : value >= 3 ? 1 : 2) + "×"
     }
 
     private static func format(_ value: Double, _ decimals: Int) -> String {

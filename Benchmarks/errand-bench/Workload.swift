@@ -5,8 +5,13 @@ import Synchronization
 struct Workload: Sendable {
     /// The file's size class, as reported.
     let size: FileSize
-    /// The server's base URL (plain HTTP).
+    /// `http` (HTTP/1.1, one connection per request in flight up to the host limit) or `https` (TLS, HTTP/2, every
+    /// request multiplexed on one connection).
+    let scheme: Scheme
+    /// The server's base URL for the scheme.
     let baseURL: URL
+    /// The CA that signed the server's certificate (https).
+    let caBundle: URL?
     /// Requests in flight at once.
     let concurrency: Int
     /// Requests measured.
@@ -33,10 +38,21 @@ struct Workload: Sendable {
         }
     }
 
-    /// Warms up with ``warmUpRequests`` fetches, then measures ``requests`` of them.
-    func warmUpAndMeasure(_ fetch: @escaping @Sendable () async throws -> Void) async throws -> Measurement {
-        try await concurrently(warmUpRequests, fetch)
-        return try await measure(fetch)
+    /// Warms up with ``warmUpRequests`` fetches, then measures ``requests`` of them. `fetch` returns the HTTP version
+    /// its response came with, which the measurement reports.
+    func warmUpAndMeasure(_ fetch: @escaping @Sendable () async throws -> String?) async throws -> Measurement {
+        let version = try await fetch()
+        try await concurrently(warmUpRequests) { _ = try await fetch() }
+        var measurement = try await measure { _ = try await fetch() }
+        measurement.httpVersion = version
+        return measurement
+    }
+
+    /// The same workload with another request count.
+    func with(requests: Int) -> Workload {
+        Workload(
+            size: size, scheme: scheme, baseURL: baseURL, caBundle: caBundle, concurrency: concurrency,
+            requests: requests, expectedBytes: expectedBytes)
     }
 
     /// Measures `count` = ``requests`` fetches, `concurrency` at a time, timing each one for the median latency.
@@ -75,6 +91,14 @@ struct Workload: Sendable {
             throw BenchError("\(url.path) answered \(status) with \(bodyLength) bytes, expected 200 with \(expectedBytes)")
         }
     }
+}
+
+/// How the benchmark reaches the server.
+enum Scheme: String, Sendable, CaseIterable {
+    /// Plain HTTP/1.1.
+    case http
+    /// TLS with HTTP/2, streams multiplexed on one connection.
+    case https
 }
 
 /// The files the benchmark fetches.

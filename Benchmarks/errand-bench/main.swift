@@ -11,21 +11,33 @@ func log(_ message: String) {
 
 func runBenchmark() async throws {
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
-    let server = try BenchServer(url: options.url)
+    let server = try BenchServer(url: options.url, httpsURL: options.httpsURL, ca: options.ca)
     defer { server.stop() }
-    log("errand-bench: server \(server.baseURL.absoluteString)")
+    log("errand-bench: server \(server.baseURL.absoluteString) \(server.https?.url.absoluteString ?? "(no https)")")
 
     let selected = BenchClient.all.filter { options.clients.contains($0.name) }
     var results: [BenchResult] = []
-    for size in options.sizes {
-        let clients = selected.filter { $0.sizes.contains(size) }
-        guard !clients.isEmpty else { continue }
-        let expected = try await expectedLength(of: server.baseURL.appendingPathComponent(size.path))
-        for concurrency in options.concurrencies {
-            let workload = Workload(
-                size: size, baseURL: server.baseURL, concurrency: concurrency,
-                requests: options.requests(for: size), expectedBytes: expected)
-            results += try await fastestRounds(of: clients, on: workload, rounds: options.rounds)
+    for scheme in options.schemes {
+        let base: (url: URL, ca: URL?)
+        switch scheme {
+        case .http: base = (server.baseURL, nil)
+        case .https:
+            guard let https = server.https else {
+                log("errand-bench: no https server (pass --https-url and --ca); https skipped")
+                continue
+            }
+            base = (https.url, https.ca)
+        }
+        for size in options.sizes {
+            let clients = selected.filter { $0.sizes.contains(size) && $0.schemes.contains(scheme) }
+            guard !clients.isEmpty else { continue }
+            let expected = try await expectedLength(of: server.baseURL.appendingPathComponent(size.path))
+            for concurrency in options.concurrencies {
+                let workload = Workload(
+                    size: size, scheme: scheme, baseURL: base.url, caBundle: base.ca, concurrency: concurrency,
+                    requests: options.requests(for: size), expectedBytes: expected)
+                results += try await fastestRounds(of: clients, on: workload, rounds: options.rounds)
+            }
         }
     }
     print(options.json ? try Report.json(results) : Report.table(results))
@@ -33,22 +45,26 @@ func runBenchmark() async throws {
 
 /// Runs every client `rounds` times, interleaved so a burst of load from elsewhere on a shared machine hits all of
 /// them alike. Each client's row is its fastest round (the least disturbed measurement of what the client costs) and
-/// carries every round's rate, so ratios can pair the clients round by round.
+/// carries every round's rate and CPU per request, so ratios can pair the clients round by round.
 func fastestRounds(of clients: [BenchClient], on workload: Workload, rounds: Int) async throws -> [BenchResult] {
     var fastest: [String: BenchResult] = [:]
     var rates: [String: [Double]] = [:]
+    var cpu: [String: [Double]] = [:]
     for round in 1...rounds {
         for client in clients {
             let workload = client.scaled(workload)
             // Detached: the measured loops run on the cooperative pool, never on the main actor this code starts on.
             let measurement = try await Task.detached { try await client.run(workload) }.value
             let result = BenchResult(client: client.name, workload: workload, measurement: measurement)
-            log("  round \(round): \(client.name) \(workload.size.rawValue) C=\(workload.concurrency): \(Int(result.rps)) req/s")
+            log("  round \(round): \(client.name) \(workload.scheme.rawValue) \(workload.size.rawValue) C=\(workload.concurrency): \(Int(result.rps)) req/s")
             rates[client.name, default: []].append(result.rps)
+            cpu[client.name, default: []].append(result.cpuPerRequestMicroseconds)
             if result.rps > fastest[client.name]?.rps ?? 0 { fastest[client.name] = result }
         }
     }
-    return clients.compactMap { client in fastest[client.name].map { $0.with(roundRPS: rates[client.name] ?? []) } }
+    return clients.compactMap { client in
+        fastest[client.name].map { $0.with(roundRPS: rates[client.name] ?? [], roundCPU: cpu[client.name] ?? []) }
+    }
 }
 
 /// The file's length, from one fetch, so every benchmarked response can be checked against it.

@@ -1,6 +1,11 @@
 #ifndef ERRAND_CCURL_SHIM_H
 #define ERRAND_CCURL_SHIM_H
 #include <curl/curl.h>
+#if defined(__APPLE__)
+#include <pthread.h>
+#elif defined(__linux__)
+#include <sys/prctl.h>
+#endif
 
 // curl_easy_setopt, curl_easy_getinfo and curl_multi_setopt are C variadic functions, which Swift cannot call.
 // Each wrapper below fixes the type of the variadic argument, so Swift sees an ordinary typed function.
@@ -70,24 +75,12 @@ static const long errand_curl_pipe_multiplex = CURLPIPE_MULTIPLEX;
 /// The size libcurl's error buffer must have.
 static const size_t errand_curl_error_size = CURL_ERROR_SIZE;
 
-/// The `features` bits of the libcurl in use (`CURL_VERSION_*`).
-static inline int errand_curl_features(void) {
-    return curl_version_info(CURLVERSION_NOW)->features;
-}
-/// zlib (gzip, deflate) decoding is available.
-static const int errand_curl_feature_libz = CURL_VERSION_LIBZ;
-/// Brotli decoding is available.
-static const int errand_curl_feature_brotli = CURL_VERSION_BROTLI;
-/// Zstandard decoding is available.
-static const int errand_curl_feature_zstd = CURL_VERSION_ZSTD;
-
-/// Tells the processor the caller is spinning on a value another thread will change (x86 `pause`, Arm `yield`),
-/// which costs less power and frees resources for a sibling hardware thread; a no-op elsewhere.
-static inline void errand_cpu_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
+/// Names the calling thread for profilers and `top -H` (Foundation's `Thread.name` does not reach the kernel on Linux).
+static inline void errand_name_this_thread(const char *name) {
+#if defined(__APPLE__)
+    pthread_setname_np(name);
+#elif defined(__linux__)
+    prctl(PR_SET_NAME, name, 0, 0, 0);
 #endif
 }
 

@@ -73,5 +73,26 @@ struct CurlStreamingTests {
         let body = try await response.body.collect()
         #expect(try CurlTest.json(body)["url"] != nil)
     }
+
+    @Test("a compressed body streamed to a lagging reader through a small buffer arrives whole and decoded",
+        .enabled(if: TestServer.nginxHTTP.isUsable))
+    func compressedStreamWithBackpressure() async throws {
+        // nginx gzips big.json (~200 KB of JSON); a 16 KiB buffer makes the transfer pause and resume many times.
+        let transport = CurlTest.transport(streamBufferSize: 16 * 1024)
+        let request = try CurlTest.request(.nginxHTTP, "/big.json")
+        let buffered = try await transport.send(request)
+        #expect(buffered.headers["Content-Encoding"] == "gzip")
+        let response = try await transport.stream(request)
+        var body = Data()
+        var chunks = 0
+        for try await chunk in response.body {
+            body.append(chunk)
+            chunks += 1
+            // A reader slower than the wire, so the buffer fills while it works.
+            if chunks % 4 == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        #expect(body == buffered.body)
+        #expect(body.count > 150_000)
+    }
 }
 #endif

@@ -60,5 +60,47 @@ struct ResponseHeadTests {
         #expect(head.hasIdentityEncoding)
         #expect(head.headers().fields.isEmpty)
     }
+
+    /// Feeds one line as libcurl hands it over.
+    private static func take(_ line: String, into head: inout ResponseHead) -> ResponseHead.Line {
+        Array(line.utf8).withUnsafeBytes { head.take(line: $0) }
+    }
+
+    @Test("lines make a head: the status, fields trimmed, interim heads forgotten, the final blank line noticed")
+    func linesMakeAHead() {
+        var head = ResponseHead()
+        #expect(Self.take("HTTP/1.1 100 Continue\r\n", into: &head) == .partOfHead)
+        #expect(Self.take("X-Interim: 1\r\n", into: &head) == .partOfHead)
+        #expect(Self.take("\r\n", into: &head) == .interimHeadEnded)
+        #expect(Self.take("HTTP/2 302\r\n", into: &head) == .partOfHead)
+        #expect(Self.take("Location:  /next \t\r\n", into: &head) == .partOfHead)
+        #expect(Self.take("folded continuation\r\n", into: &head) == .partOfHead)
+        #expect(Self.take("Content-Length: 12\n", into: &head) == .partOfHead)
+        #expect(Self.take("\r\n", into: &head) == .finalHeadEnded)
+        #expect(head.status == 302)
+        #expect(head.hasLocation)
+        #expect(head.contentLength == 12)
+        #expect(head.headers().fields.map(\.name) == ["Location", "Content-Length"])
+        #expect(head.headers()["location"] == "/next")
+        head.removeAll()
+        #expect(head.status == 0)
+        #expect(head.headers().fields.isEmpty)
+    }
+
+    @Test("a hop's head lines beyond the size limit, interim heads included, are refused")
+    func sizeLimit() {
+        var head = ResponseHead()
+        let line = "X-Pad: " + String(repeating: "p", count: 1000) + "\r\n"
+        var outcome = ResponseHead.Line.partOfHead
+        var lines = 0
+        while outcome == .partOfHead, lines < 1000 {
+            outcome = Self.take(lines % 100 == 0 ? "HTTP/1.1 103 Early Hints\r\n" : line, into: &head)
+            lines += 1
+        }
+        #expect(outcome == .tooLarge)
+        #expect(lines * line.utf8.count >= ResponseHead.sizeLimit)
+        head.removeAll()
+        #expect(Self.take("HTTP/1.1 200 OK\r\n", into: &head) == .partOfHead)
+    }
 }
 #endif

@@ -35,8 +35,9 @@ final class CurlBodyChannel: Sendable {
 
     // MARK: The loop's side
 
-    /// Accepts a chunk, or refuses it (and marks the channel paused) when the reader is `capacity` bytes behind.
-    func offer(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// Accepts a chunk, or refuses it (and marks the channel paused) when the reader is `capacity` bytes behind —
+    /// unless `evenIfBehind`, for bytes that cannot be offered again (decoded ones: their input is consumed).
+    func offer(_ bytes: UnsafeRawBufferPointer, evenIfBehind: Bool = false) -> Bool {
         var waiter: CheckedContinuation<Data?, any Error>?
         var chunk: Data?
         let accepted = state.withLock { state in
@@ -47,7 +48,7 @@ final class CurlBodyChannel: Sendable {
                 chunk = Data(bytes)
                 return true
             }
-            guard state.buffered < capacity else {
+            guard state.buffered < capacity || evenIfBehind else {
                 state.paused = true
                 return false
             }
@@ -57,6 +58,15 @@ final class CurlBodyChannel: Sendable {
         }
         waiter?.resume(returning: chunk)
         return accepted
+    }
+
+    /// Whether the reader is `capacity` bytes behind, marking the channel paused when it is.
+    func pauseIfBehind() -> Bool {
+        state.withLock { state in
+            guard !state.finished, state.waiter == nil, state.buffered >= capacity else { return false }
+            state.paused = true
+            return true
+        }
     }
 
     /// Ends the body, with a failure or normally; chunks already offered can still be read.

@@ -1,18 +1,18 @@
 #if canImport(CCurl)
 import CCurl
 import Foundation
-import Synchronization
 
 /// One libcurl easy handle and the error buffer libcurl writes its detailed messages into.
 ///
-/// `@unchecked Sendable` because it is a pair of raw pointers: a handle is used by one thread at a time — configured
-/// by the task that takes it from the pool, then driven only by the loop thread — and it changes hands only through
-/// the pool's and the loop's locks, which order those uses.
+/// `@unchecked Sendable` because it is a pair of raw pointers used by one thread only: the loop thread of the
+/// transport whose pool made it sets it up, drives it and frees it.
 struct CurlEasyHandle: @unchecked Sendable {
     let raw: UnsafeMutableRawPointer
     let errorBuffer: UnsafeMutablePointer<CChar>
     /// The request header lines the handle sends, reused while requests carry the same headers.
     let headerList: CurlHeaderList
+    /// The per-request options as last set, so a request sets only those it changes.
+    let applied: CurlAppliedOptions
 
     /// Makes a new handle, or `nil` when libcurl cannot allocate one.
     static func make() -> CurlEasyHandle? {
@@ -20,7 +20,7 @@ struct CurlEasyHandle: @unchecked Sendable {
         guard let raw = curl_easy_init() else { return nil }
         let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: errand_curl_error_size)
         buffer.initialize(repeating: 0, count: errand_curl_error_size)
-        return CurlEasyHandle(raw: raw, errorBuffer: buffer, headerList: CurlHeaderList())
+        return CurlEasyHandle(raw: raw, errorBuffer: buffer, headerList: CurlHeaderList(), applied: CurlAppliedOptions())
     }
 
     /// Frees the handle; it must not be in a multi handle.
@@ -33,6 +33,7 @@ struct CurlEasyHandle: @unchecked Sendable {
     /// Clears every option (connections and caches live in the multi handle and stay) and the last error message.
     func reset() {
         curl_easy_reset(raw)
+        applied.forget()
         errorBuffer[0] = 0
     }
 
@@ -88,40 +89,6 @@ struct CurlEasyHandle: @unchecked Sendable {
         return errand_curl_easy_getinfo_off_t(raw, offset, &value) == CURLE_OK ? Int64(value) : nil
     }
 
-    /// Calls `body` with the bytes of the value of the last response's first header field called `name` (any case),
-    /// from libcurl's header store, without copying them; `nil` when there is no such field.
-    func withHeader<Result>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
-        var field: UnsafeMutablePointer<curl_header>?
-        guard curl_easy_header(raw, name, 0, UInt32(CURLH_HEADER), -1, &field) == CURLHE_OK, let field,
-            let value = field.pointee.value
-        else { return nil }
-        let count = strlen(value)
-        return value.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
-            body(UnsafeBufferPointer(start: bytes, count: count))
-        }
-    }
-
-    /// The last response's header fields in the order they came (no interim 1xx heads, no trailers), from libcurl's
-    /// header store; names as sent, values trimmed.
-    ///
-    /// Quadratic in the number of fields: for every field it returns, `curl_easy_nextheader` walks the whole store to
-    /// count the fields of the same name. With nginx's eight fields that is about 2% of the process's time at 16 small
-    /// requests in flight; reading every head through the header callback instead moved the rate by less than the
-    /// machine's noise.
-    func responseHeaders() -> HTTPHeaders {
-        var fields: [HTTPHeaders.Field] = []
-        fields.reserveCapacity(16)
-        var field = curl_easy_nextheader(raw, UInt32(CURLH_HEADER), -1, nil)
-        while let current = field {
-            if let name = current.pointee.name {
-                let value = current.pointee.value.map { String(cString: $0) } ?? ""
-                fields.append(HTTPHeaders.Field(name: String(cString: name), value: value))
-            }
-            field = curl_easy_nextheader(raw, UInt32(CURLH_HEADER), -1, current)
-        }
-        return HTTPHeaders(fields)
-    }
-
     func info(string: CURLINFO) -> String? {
         var value: UnsafeMutablePointer<CChar>?
         guard errand_curl_easy_getinfo_string(raw, string, &value) == CURLE_OK, let value else { return nil }
@@ -129,11 +96,42 @@ struct CurlEasyHandle: @unchecked Sendable {
     }
 }
 
+/// The per-request options an easy handle was last given: libcurl keeps an option until it is set again, so a request
+/// that sends what the handle's previous one sent (the same URL, method and headers, as clients mostly do) sets only
+/// its timeout. Belongs to its handle and shares its confinement to the loop thread.
+final class CurlAppliedOptions {
+    /// The method and the body size its options were set for; `nil` when not known.
+    var shape: CurlRequestShape?
+    var url: String?
+    /// The server key of ``url`` (``CurlHop/hostKey(ofURLText:)``), worked out once per URL.
+    var hostKey = ""
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    var pipeWait: Bool?
+    var connectTimeout: Int?
+
+    /// Forgets everything, after `curl_easy_reset`.
+    func forget() {
+        shape = nil
+        url = nil
+        headerList = nil
+        pipeWait = nil
+        connectTimeout = nil
+    }
+}
+
+/// What a request's method and body options depend on.
+struct CurlRequestShape: Equatable {
+    let method: HTTPMethod
+    /// The `Content-Length` sent: the body's size, 0 for a POST without one, `nil` for no body.
+    let bodySize: Int?
+}
+
 /// Easy handles kept for reuse, so a request does not pay for allocating and setting one up.
 ///
-/// Every handle carries the transport's shared options (trust, pinning, protocol, callbacks) from its creation.
-final class CurlEasyPool: Sendable {
-    private let handles = Mutex<[CurlEasyHandle]>([])
+/// Every handle carries the transport's shared options (trust, pinning, protocol, callbacks) from its creation. Used
+/// by the loop thread alone, so it needs no lock.
+final class CurlEasyPool {
+    private var handles: [CurlEasyHandle] = []
     private let limit: Int
     private let configuration: CurlTransport.Configuration
 
@@ -144,7 +142,7 @@ final class CurlEasyPool: Sendable {
 
     /// A handle from the pool, or a new one with the shared options set.
     func take() throws(ErrandError) -> CurlEasyHandle {
-        if let handle = handles.withLock({ $0.popLast() }) { return handle }
+        if let handle = handles.popLast() { return handle }
         guard let handle = CurlEasyHandle.make() else {
             throw .transport(TransportFailure(kind: .other, underlying: "libcurl could not create a transfer handle"))
         }
@@ -160,25 +158,23 @@ final class CurlEasyPool: Sendable {
     /// A handle whose transfer did not end cleanly (failed, aborted, paused) is reset to a blank state first, so no
     /// state of that transfer can leak into the next one.
     func recycle(_ handle: CurlEasyHandle, clean: Bool) {
+        guard handles.count < limit else {
+            handle.destroy()
+            return
+        }
         if clean {
             handle.errorBuffer[0] = 0
         } else {
             handle.reset()
             _ = handle.applySharedOptions(configuration)
         }
-        let kept = handles.withLock { handles in
-            guard handles.count < limit else { return false }
-            handles.append(handle)
-            return true
-        }
-        if !kept { handle.destroy() }
+        handles.append(handle)
     }
 
     /// Frees every pooled handle.
     func drain() {
-        for handle in handles.withLock({ handles in defer { handles.removeAll() }; return handles }) {
-            handle.destroy()
-        }
+        for handle in handles { handle.destroy() }
+        handles.removeAll()
     }
 }
 

@@ -8,8 +8,8 @@ import CCurl
 /// is libcurl's `CURLOPT_HTTPHEADER` value, so it must live until the handle's transfer ends: it is replaced only
 /// when the handle is configured for another request, and freed with the handle.
 ///
-/// `@unchecked Sendable` because it belongs to one easy handle and is used under the same confinement: by the task
-/// that configures the handle, then by the loop thread, with the pool's and the loop's locks ordering those uses.
+/// `@unchecked Sendable` because it belongs to one easy handle and is used under the same confinement: by the loop
+/// thread of the transport that made the handle, alone.
 final class CurlHeaderList: @unchecked Sendable {
     private var fields: HTTPHeaders?
     private var body: BodyKind = .none
@@ -24,21 +24,6 @@ final class CurlHeaderList: @unchecked Sendable {
         /// A body, with libcurl's form `Content-Type` switched off.
         case withoutContentType
     }
-
-    /// The `Accept-Encoding` a request sends unless it names its own: the codings this libcurl decodes, as libcurl
-    /// itself would list them.
-    ///
-    /// The line is part of the list rather than left to libcurl (`CURLOPT_ACCEPT_ENCODING`, which stays set so that
-    /// responses are decoded): libcurl formats its own line afresh for every request, a byte at a time, which
-    /// measured as several thousand instructions per request, more than a line of the list costs.
-    static let acceptEncoding: String = {
-        let features = errand_curl_features()
-        var codings: [String] = []
-        if features & errand_curl_feature_libz != 0 { codings += ["deflate", "gzip"] }
-        if features & errand_curl_feature_brotli != 0 { codings.append("br") }
-        if features & errand_curl_feature_zstd != 0 { codings.append("zstd") }
-        return codings.isEmpty ? "identity" : codings.joined(separator: ", ")
-    }()
 
     /// The list for `headers`, reused when it is the one built last.
     ///
@@ -55,7 +40,7 @@ final class CurlHeaderList: @unchecked Sendable {
             // "Name:" would remove a header libcurl adds; "Name;" is libcurl's way to send an empty value.
             append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }
-        if !headers.contains("Accept-Encoding") { append("Accept-Encoding: \(Self.acceptEncoding)") }
+        if !headers.contains("Accept-Encoding") { append("Accept-Encoding: \(ContentDecoder.acceptEncoding)") }
         // Every line costs libcurl work per request; these two only matter when there is a body.
         if body != .none, !headers.contains("Expect") { append("Expect:") }
         if body == .withoutContentType { append("Content-Type:") }

@@ -21,8 +21,43 @@ struct CurlHop: Sendable {
         policy = request.redirects
     }
 
-    /// Statuses that redirect when they carry a `Location`.
-    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    /// The key of a URL's server for connection slots — scheme and host in lower case, and the port (the scheme's
+    /// default when absent) — read from the URL's text in one pass, without asking `URL` for its parts.
+    static func hostKey(ofURLText text: String) -> String {
+        text.utf8.withContiguousStorageIfAvailable { hostKey(ofURLBytes: $0) } ?? hostKey(ofURLBytes: Array(text.utf8))
+    }
+
+    private static func hostKey<Bytes: RandomAccessCollection<UInt8>>(ofURLBytes bytes: Bytes) -> String
+    where Bytes.Index == Int, Bytes.SubSequence: RandomAccessCollection<UInt8> {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return String(decoding: bytes, as: UTF8.self) }
+        let scheme = lowercased(bytes[..<colon])
+        var start = colon + 1
+        while start < bytes.endIndex, bytes[start] == UInt8(ascii: "/") { start += 1 }
+        var end = start
+        while end < bytes.endIndex, bytes[end] != UInt8(ascii: "/"), bytes[end] != UInt8(ascii: "?"),
+            bytes[end] != UInt8(ascii: "#")
+        { end += 1 }
+        // user:password@ is not part of the server.
+        if let at = bytes[start..<end].lastIndex(of: UInt8(ascii: "@")) { start = at + 1 }
+        let authority = bytes[start..<end]
+        // The port follows the last colon, unless that colon is inside an IPv6 literal's brackets.
+        var hostEnd = authority.endIndex
+        var port = authority[authority.endIndex...]
+        if let portColon = authority.lastIndex(of: UInt8(ascii: ":")),
+            authority.lastIndex(of: UInt8(ascii: "]")).map({ $0 < portColon }) ?? true
+        {
+            hostEnd = portColon
+            port = authority[(portColon + 1)...]
+        }
+        let defaultPort = scheme.elementsEqual("https".utf8) ? "443" : "80"
+        return String(decoding: scheme, as: UTF8.self) + "://"
+            + String(decoding: lowercased(authority[..<hostEnd]), as: UTF8.self) + ":"
+            + (port.isEmpty ? defaultPort : String(decoding: port, as: UTF8.self))
+    }
+
+    private static func lowercased<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> [UInt8] {
+        bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
+    }
 
     /// The hop a redirect with `status` to `target` leads to, or the failure that refuses it.
     ///

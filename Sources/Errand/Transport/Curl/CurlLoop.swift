@@ -3,112 +3,107 @@ import CCurl
 import Foundation
 import Synchronization
 
-/// The thread that drives one libcurl multi handle: it adds submitted transfers, runs `curl_multi_perform`, finishes
-/// transfers as libcurl reports them done, and sleeps in `curl_multi_poll` until a socket, a timer or a submission
-/// (`curl_multi_wakeup`) needs it.
+/// The thread that drives one libcurl multi handle and owns every transfer handed to it.
 ///
-/// A submission wakes the loop only when it sleeps in `curl_multi_poll` (and only once per sleep): while the loop is
-/// busy it picks new commands up before it would sleep, so under load most submissions cost no system call.
+/// Each pass runs the commands callers queued (start, cancel, resume a stream), `curl_multi_perform`, the transfers
+/// libcurl reports done, and the timers Errand keeps itself (the total timeout while a transfer waits for a slot, the
+/// idle timeout); then the thread sleeps in `curl_multi_poll` until a socket, a timer or a command needs it. It never
+/// spins: a command queued while the loop sleeps wakes it once with `curl_multi_wakeup`, and one queued while it is
+/// busy costs no system call, because the loop looks at its inbox before it sleeps.
 ///
-/// `@unchecked Sendable` because everything mutable here except the inbox — the multi handle and the table of
-/// running transfers — is used by the loop thread alone; other threads only append to the inbox (a `Mutex`) and call
-/// `curl_multi_wakeup`, which libcurl allows from any thread.
+/// What happens to a transfer is decided by its ``CurlTransferStateMachine``; this type carries out the actions the
+/// machine returns (``perform(_:for:)``), so every path in and out of the multi handle is in one place.
+///
+/// `@unchecked Sendable` because everything mutable here except the inbox — the multi handle, the handle pool, the
+/// admission queues, the tables of transfers — is used by the loop thread alone; other threads only append to the
+/// inbox (a `Mutex`) and call `curl_multi_wakeup`, which libcurl allows from any thread.
 final class CurlLoop: @unchecked Sendable {
     enum Command {
         case start(CurlTransfer)
         case cancel(CurlTransfer)
         case resume(CurlTransfer)
+        /// A job of a task that prefers this loop as its executor (``CurlTransport/executor``).
+        case run(UnownedJob)
         case shutdown
     }
 
-    let pool: CurlEasyPool
-    /// Large response-body buffers for reuse.
+    /// Large response-body buffers for reuse (released by whichever thread drops the last `Data`).
     let bodies = ResponseBodyPool()
+    /// Transfers started and not yet finished, for tests and diagnostics; written by the loop thread only.
+    let unfinished = Atomic<Int>(0)
+    private let configuration: CurlTransport.Configuration
     private let multi: UnsafeMutableRawPointer?
     private struct Inbox {
         var commands: [Command] = []
         /// Whether the loop sleeps (or is about to) in `curl_multi_poll` without a wake-up pending.
         var isPolling = false
+        /// Whether the loop has stopped: jobs then go to the global executor instead.
+        var isStopped = false
     }
 
     private let inbox = Mutex(Inbox())
-    /// Whether the inbox holds commands, readable without the lock while the loop waits briefly for a submission.
-    private let hasCommands = Atomic<Bool>(false)
-    /// Transfers started and not yet finished, readable from any thread.
-    let inFlight = Atomic<Int>(0)
-    /// How many buffered responses reached a caller that waited without suspending (for tests and diagnostics).
-    let quickHandoffs = Atomic<Int>(0)
-    /// A moving average of recent exchanges' durations in nanoseconds; `Int.max` until the first one finishes.
-    private let typicalExchange = Atomic<Int>(Int.max)
-    /// Whether waiting without sleeping can pay at all: with one processor it only delays the threads waited for.
-    private static let hasSpareProcessors = ProcessInfo.processInfo.activeProcessorCount > 1
+    /// The loop thread, set before it runs any command and never changed.
+    private var thread: pthread_t?
+
+    // The loop thread's own.
+    private let pool: CurlEasyPool
+    private var admission: CurlAdmission<CurlTransfer>
     private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
-    /// Suspended callers whose outcomes this pass of the loop delivered, resumed together by ``resumeWaiters()``.
-    private var resumptions: [Resumption] = []
-    private var idleWatched = 0
+    /// Transfers with a timer Errand keeps: a total timeout while waiting for a slot, an idle timeout while running.
+    /// A transfer admitted at once without an idle timeout never enters it.
+    private var timed: [ObjectIdentifier: CurlTransfer] = [:]
+    /// When ``timed`` must be looked at next; `nil` when no timer runs. Activity only moves timers later, so looking
+    /// early is harmless, and each look sets the next one: the transfers are not scanned on every pass.
+    private var nextTimerCheck: ContinuousClock.Instant?
 
     init(configuration: CurlTransport.Configuration) {
         CurlGlobal.ensureInitialized()
+        self.configuration = configuration
         pool = CurlEasyPool(limit: 256, configuration: configuration)
+        admission = CurlAdmission(perHost: configuration.maxConnectionsPerHost)
         multi = curl_multi_init()
         guard let multi else { return }
         _ = errand_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, errand_curl_pipe_multiplex)
+        // Errand's admission keeps transfers within this limit; libcurl's own stays as the guarantee.
         _ = errand_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
         if let total = configuration.maxConnections {
             _ = errand_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, total)
         }
-        let thread = Thread { [self] in run() }
-        thread.name = "errand.curl"
-        thread.start()
+        Thread { [self] in run() }.start()
     }
 
-    /// Queues a command for the loop and wakes it.
+    /// Queues a command for the loop, waking it when it sleeps.
     func submit(_ command: Command) {
         guard let multi else {
-            if case .start(let transfer) = command { refuse(transfer) }
+            refuse(command)
             return
         }
-        let sleeping = inbox.withLock { inbox in
+        let (accepted, sleeping) = inbox.withLock { inbox in
+            guard !inbox.isStopped else { return (false, false) }
             inbox.commands.append(command)
-            hasCommands.store(true, ordering: .releasing)
             defer { inbox.isPolling = false }
-            return inbox.isPolling
+            return (true, inbox.isPolling)
         }
+        if !accepted { refuse(command) }
         if sleeping { curl_multi_wakeup(multi) }
     }
 
-    /// Records how long an exchange took, for ``answersQuickly``.
-    func noteExchange(lasting duration: Duration) {
-        let sample = Self.nanoseconds(duration)
-        let average = typicalExchange.load(ordering: .relaxed)
-        typicalExchange.store(average == .max ? sample : average - average / 8 + sample / 8, ordering: .relaxed)
+    /// What becomes of a command no loop will run: a job runs on the global executor, a start fails.
+    private func refuse(_ command: Command) {
+        switch command {
+        case .run(let job):
+            globalConcurrentExecutor.enqueue(job)
+        case .start(let transfer):
+            transfer.failCaller(.transport(TransportFailure(
+                kind: .other, url: transfer.request.url, underlying: "the transport's loop is not running")))
+        case .cancel, .resume, .shutdown:
+            break
+        }
     }
 
-    /// Whether a request just started is alone in flight and recent exchanges were quick: then its caller waiting
-    /// for the outcome without sleeping costs less than being woken.
-    var expectsQuickExchange: Bool {
-        inFlight.load(ordering: .relaxed) == 1 && answersQuickly
-    }
-
-    /// Whether recent exchanges took less than ``quickExchange`` and a spare processor lets waiting without sleeping pay.
-    var answersQuickly: Bool {
-        Self.hasSpareProcessors && typicalExchange.load(ordering: .relaxed) < quickExchangeNanoseconds.load(ordering: .relaxed)
-    }
-
-    /// Below this typical duration, exchanges are quick enough that the loop and a lone caller watch for them
-    /// rather than sleep; a lone caller watches for up to this long. 250 µs: a loopback or LAN exchange takes about
-    /// 100 µs, and being woken costs 20–50 µs of it; past a few hundred microseconds the saving is too small a share
-    /// to be worth a processor spinning.
-    var quickExchange: Duration {
-        get { .nanoseconds(quickExchangeNanoseconds.load(ordering: .relaxed)) }
-        set { quickExchangeNanoseconds.store(Self.nanoseconds(newValue), ordering: .relaxed) }
-    }
-
-    private let quickExchangeNanoseconds = Atomic<Int>(250_000)
-
-    private static func nanoseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return seconds >= Int64(Int.max / 1_000_000_000) ? .max : Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+    /// Whether the caller runs on the loop thread; meaningful only there (other threads may read it before it is set).
+    var isLoopThread: Bool {
+        thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
     }
 
     /// Stops the loop: running transfers fail as cancelled, connections close, the multi handle is freed.
@@ -120,210 +115,246 @@ final class CurlLoop: @unchecked Sendable {
 
     private func run() {
         guard let multi else { return }
+        errand_name_this_thread("errand.curl")
+        thread = pthread_self()
         var pending: [Command] = []
         var stillRunning: Int32 = 0
         while true {
             inbox.withLock { inbox in
                 inbox.isPolling = false
                 swap(&inbox.commands, &pending)
-                hasCommands.store(false, ordering: .relaxed)
             }
             var stopping = false
             for command in pending {
                 switch command {
-                case .start(let transfer): add(transfer, to: multi)
-                case .cancel(let transfer): abort(transfer, with: .cancelled, in: multi)
-                case .resume(let transfer): unpause(transfer)
+                case .start(let transfer): begin(transfer)
+                case .cancel(let transfer): perform(transfer.machine.fail(.cancelled), for: transfer)
+                case .resume(let transfer): perform(transfer.machine.readerCaughtUp(), for: transfer)
+                case .run(let job): job.runSynchronously(on: asUnownedTaskExecutor())
                 case .shutdown: stopping = true
                 }
             }
             pending.removeAll(keepingCapacity: true)
             if stopping { break }
             curl_multi_perform(multi, &stillRunning)
-            let delivered = collectFinished(in: multi)
-            let idleWait = expireIdleTransfers(in: multi)
-            resumeWaiters()
-            // A caller that just got its response often sends the next request at once; when nothing else is in
-            // flight, watching the inbox for a moment catches it without the system calls and the thread switch of
-            // sleeping in `curl_multi_poll` and being woken.
-            if delivered, running.isEmpty, awaitCommand(for: Self.submissionWait) { continue }
-            // With one transfer running against a server that answers within microseconds, watching its socket for
-            // a moment catches the response without the sleep and wake-up of `curl_multi_poll`.
-            if running.count == 1, answersQuickly, awaitSocket(multi, for: Self.socketWait) { continue }
+            collectFinished(in: multi)
+            let timeout = checkTimers()
             let maySleep = inbox.withLock { inbox in
                 guard inbox.commands.isEmpty else { return false }
                 inbox.isPolling = true
                 return true
             }
-            if maySleep { curl_multi_poll(multi, nil, 0, Int32(min(idleWait ?? 1000, 1000)), nil) }
+            if maySleep { curl_multi_poll(multi, nil, 0, timeout, nil) }
         }
-        for transfer in Array(running.values) {
-            abort(transfer, with: .cancelled, in: multi)
+        for transfer in Array(running.values) + Array(timed.values) {
+            perform(transfer.machine.fail(.cancelled), for: transfer)
         }
-        // Commands queued after shutdown have no loop left to run them: fail what would otherwise wait forever.
-        for command in inbox.withLock({ inbox in defer { inbox.commands.removeAll() }; return inbox.commands }) {
-            if case .start(let transfer) = command { conclude(transfer, code: CURLE_ABORTED_BY_CALLBACK, in: multi) }
+        // Whatever was queued after the shutdown has no loop left: jobs move to the global executor, starts fail.
+        let left = inbox.withLock { inbox in
+            inbox.isStopped = true
+            defer { inbox.commands.removeAll() }
+            return inbox.commands
         }
-        resumeWaiters()
+        for command in left { refuse(command) }
         curl_multi_cleanup(multi)
         pool.drain()
     }
 
-    private func add(_ transfer: CurlTransfer, to multi: UnsafeMutableRawPointer) {
-        guard let easy = transfer.easy else { return }
-        if transfer.isCancelRequested {
-            transfer.fail(.cancelled)
-            conclude(transfer, code: CURLE_ABORTED_BY_CALLBACK, in: multi)
+    private func begin(_ transfer: CurlTransfer) {
+        unfinished.store(unfinished.load(ordering: .relaxed) + 1, ordering: .relaxed)
+        perform(transfer.machine.start(), for: transfer)
+    }
+
+    /// Carries out what a transition of `transfer`'s machine asked for.
+    private func perform(_ action: CurlTransferStateMachine.Action, for transfer: CurlTransfer) {
+        switch action {
+        case .none, .abort, .pause:
+            // Aborting and pausing are answers to libcurl's callbacks, given there.
+            return
+        case .configure:
+            configure(transfer)
+        case .waitForSlot(let releasingSlot):
+            if releasingSlot { releaseSlot(of: transfer) }
+            waitForSlot(transfer)
+        case .addToMulti:
+            add(transfer)
+        case .unpause:
+            guard let easy = transfer.easy else { return }
+            transfer.touch()
+            scheduleIdleTimer(of: transfer)
+            curl_easy_pause(easy.raw, errand_curl_pause_continue)
+        case .deliverHead:
+            transfer.deliverHead()
+        case .followRedirect:
+            switch transfer.prepareRedirect() {
+            case .success:
+                perform(transfer.machine.redirectReady(sameHost: transfer.hostKey == transfer.slotHost), for: transfer)
+            case .failure(let failure):
+                perform(transfer.machine.fail(failure), for: transfer)
+            }
+        case .succeed:
+            noteMultiplexing(of: transfer)
+            releaseSlot(of: transfer)
+            forget(transfer)
+            transfer.deliverResponse()
+            recycleHandle(of: transfer, clean: true)
+        case .fail(let failure, let place, let recipient):
+            switch place {
+            case .nowhere: break
+            case .queue: _ = admission.withdraw(transfer, host: transfer.hostKey)
+            case .multi: detach(transfer)
+            case .slot: break
+            }
+            if place == .multi || place == .slot { releaseSlot(of: transfer) }
+            forget(transfer)
+            switch recipient {
+            case .caller: transfer.failCaller(failure)
+            case .stream: transfer.finishStream(failure)
+            }
+            recycleHandle(of: transfer, clean: false)
+        }
+    }
+
+    private func configure(_ transfer: CurlTransfer) {
+        do {
+            try transfer.configureFirstHop(pool.take())
+        } catch {
+            perform(transfer.machine.fail(error), for: transfer)
             return
         }
-        if transfer.request.timeouts.idle != nil { transfer.lastActivity = .now }
+        perform(transfer.machine.configured(), for: transfer)
+    }
+
+    private func waitForSlot(_ transfer: CurlTransfer) {
+        if admission.request(transfer, host: transfer.hostKey) {
+            transfer.slotHost = transfer.hostKey
+            perform(transfer.machine.admitted(), for: transfer)
+        } else if let deadline = transfer.deadline {
+            timed[ObjectIdentifier(transfer)] = transfer
+            scheduleTimer(at: deadline)
+        }
+    }
+
+    private func add(_ transfer: CurlTransfer) {
+        guard let multi, let easy = transfer.easy else { return }
+        guard transfer.applyTimeLeft(easy) else {
+            perform(transfer.machine.fail(transfer.totalTimeoutFailure), for: transfer)
+            return
+        }
+        if transfer.request.timeouts.idle != nil {
+            transfer.touch()
+            timed[ObjectIdentifier(transfer)] = transfer
+            scheduleIdleTimer(of: transfer)
+        }
         guard curl_multi_add_handle(multi, easy.raw) == CURLM_OK else {
-            transfer.fail(.transport(TransportFailure(
-                kind: .other, url: transfer.request.url, underlying: "libcurl refused the transfer")))
-            conclude(transfer, code: CURLE_ABORTED_BY_CALLBACK, in: multi)
+            perform(transfer.machine.fail(.transport(TransportFailure(
+                kind: .other, url: transfer.hop.url, underlying: "libcurl refused the transfer"))), for: transfer)
             return
         }
-        transfer.isInMulti = true
         running[easy.raw] = transfer
-        if transfer.request.timeouts.idle != nil { idleWatched += 1 }
     }
 
-    /// Stops a running transfer at once (libcurl closes its connection) and fails it with `failure`.
-    private func abort(_ transfer: CurlTransfer, with failure: ErrandError, in multi: UnsafeMutableRawPointer) {
-        guard let easy = transfer.easy, running[easy.raw] === transfer else { return }
-        transfer.fail(failure)
-        conclude(transfer, code: CURLE_ABORTED_BY_CALLBACK, in: multi)
+    /// Takes a transfer's handle out of the multi handle (a transfer that did not end closes its connection).
+    private func detach(_ transfer: CurlTransfer) {
+        guard let multi, let easy = transfer.easy, running.removeValue(forKey: easy.raw) != nil else { return }
+        curl_multi_remove_handle(multi, easy.raw)
     }
 
-    private func unpause(_ transfer: CurlTransfer) {
-        guard let easy = transfer.easy, running[easy.raw] === transfer, transfer.isPausedForReader else { return }
-        transfer.isPausedForReader = false
-        transfer.lastActivity = .now
-        curl_easy_pause(easy.raw, errand_curl_pause_continue)
+    /// Gives back the slot a transfer holds, and lets the next waiter of that host in.
+    private func releaseSlot(of transfer: CurlTransfer) {
+        guard let host = transfer.slotHost else { return }
+        transfer.slotHost = nil
+        guard let next = admission.release(host: host) else { return }
+        next.slotHost = host
+        perform(next.machine.admitted(), for: next)
     }
 
-    /// Concludes the transfers libcurl reports done; true when there were any.
-    private func collectFinished(in multi: UnsafeMutableRawPointer) -> Bool {
+    /// A host that answered over HTTP/2 multiplexes: its waiters may share the connection.
+    private func noteMultiplexing(of transfer: CurlTransfer) {
+        guard transfer.isTLS, configuration.prefersHTTP2, let host = transfer.slotHost,
+            let version = transfer.easy?.info(long: CURLINFO_HTTP_VERSION)
+        else { return }
+        for next in admission.noteMultiplexing(version == Int(CURL_HTTP_VERSION_2_0), host: host) {
+            next.slotHost = host
+            perform(next.machine.admitted(), for: next)
+        }
+    }
+
+    /// Forgets a finished transfer, before its outcome goes out (so a caller that hears of it sees it counted).
+    private func forget(_ transfer: CurlTransfer) {
+        if !timed.isEmpty { timed[ObjectIdentifier(transfer)] = nil }
+        unfinished.store(unfinished.load(ordering: .relaxed) - 1, ordering: .relaxed)
+    }
+
+    /// Returns a finished transfer's handle to the pool.
+    private func recycleHandle(of transfer: CurlTransfer, clean: Bool) {
+        if let easy = transfer.easy { pool.recycle(easy, clean: clean) }
+        transfer.easy = nil
+    }
+
+    /// Feeds libcurl's reports of finished hops to their machines.
+    private func collectFinished(in multi: UnsafeMutableRawPointer) {
         var queued: Int32 = 0
-        var any = false
         while let message = curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
-                let transfer = running[handle]
+                let transfer = running.removeValue(forKey: handle)
             else { continue }
+            curl_multi_remove_handle(multi, handle)
             let code = message.pointee.data.result
-            conclude(transfer, code: code, in: multi)
-            any = true
-        }
-        return any
-    }
-
-    /// How long the loop watches the inbox after delivering responses before it sleeps: long enough for a caller's
-    /// task to be resumed and send its next request, short enough to cost little when none comes.
-    static let submissionWait = Duration.microseconds(100)
-    /// For how much of ``submissionWait`` the loop only spins; after that it yields the processor between looks, so a
-    /// thread waiting for this processor (the caller's, on a busy machine) can run.
-    static let spinOnly = Duration.microseconds(30)
-
-    /// How long the loop watches the socket of a lone transfer before it sleeps, when exchanges have been quick.
-    static let socketWait = Duration.microseconds(60)
-
-    /// Watches the transfers' sockets (and the inbox) without sleeping for up to `limit`; true when either is ready.
-    private func awaitSocket(_ multi: UnsafeMutableRawPointer, for limit: Duration) -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + limit
-        repeat {
-            var ready: Int32 = 0
-            curl_multi_wait(multi, nil, 0, 0, &ready)
-            if ready > 0 || hasCommands.load(ordering: .acquiring) { return true }
-        } while clock.now < deadline
-        return false
-    }
-
-    /// Waits up to `limit` for a command; true when one arrived.
-    private func awaitCommand(for limit: Duration) -> Bool {
-        BriefWait.until(limit, spinningFor: Self.spinOnly) { hasCommands.load(ordering: .acquiring) }
-    }
-
-    /// Takes a transfer out of the multi handle; follows its redirect or delivers its outcome.
-    private func conclude(_ transfer: CurlTransfer, code: CURLcode, in multi: UnsafeMutableRawPointer) {
-        guard let easy = transfer.easy else { return }
-        // A head read from libcurl's store is decided when the body starts; one with no body, here.
-        if code == CURLE_OK { _ = transfer.decideStoredHead() }
-        if transfer.shouldFollowRedirect(after: code) {
-            detach(transfer, easy, from: multi)
-            if transfer.prepareRedirect() {
-                add(transfer, to: multi)
-                return
-            }
-        }
-        let clean = code == CURLE_OK && transfer.failure == nil
-        // Out of the multi handle (a failed or aborted transfer's connection closes) before anyone hears of the
-        // outcome: a buffered response's caller reads the head and metrics from the handle.
-        detach(transfer, easy, from: multi)
-        let (handle, resumption) = transfer.finish(code: code)
-        if let handle { pool.recycle(handle, clean: clean) }
-        if let resumption { resumptions.append(resumption) }
-    }
-
-    /// Resumes the callers this pass delivered to. A lone one is resumed here, at once. Several are resumed by one
-    /// job on the global pool: each resumption schedules its task there and may wake a sleeping worker thread (a
-    /// system call of several microseconds), and at high concurrency this thread is the one every request waits for,
-    /// so it hands a pass's worth of that work over at the cost of one.
-    private func resumeWaiters() {
-        switch resumptions.count {
-        case 0:
-            return
-        case 1:
-            resumptions[0].perform()
-            resumptions.removeAll(keepingCapacity: true)
-        default:
-            let batch = resumptions
-            resumptions = []
-            resumptions.reserveCapacity(batch.count)
-            DispatchQueue.global().async {
-                for resumption in batch { resumption.perform() }
-            }
+            var outcome: Result<Void, ErrandError> =
+                code == CURLE_OK
+                ? .success(())
+                : .failure(CurlFailure.error(for: code, message: transfer.easy?.errorMessage, url: transfer.hop.url))
+            if code == CURLE_OK, let failure = transfer.unfinishedBodyFailure { outcome = .failure(failure) }
+            perform(transfer.machine.completed(outcome), for: transfer)
         }
     }
 
-    /// Takes a transfer's handle out of the multi handle and the table of running transfers, once.
-    private func detach(_ transfer: CurlTransfer, _ easy: CurlEasyHandle, from multi: UnsafeMutableRawPointer) {
-        guard transfer.isInMulti else { return }
-        curl_multi_remove_handle(multi, easy.raw)
-        transfer.isInMulti = false
-        running[easy.raw] = nil
-        if transfer.request.timeouts.idle != nil { idleWatched -= 1 }
+    // MARK: Errand's own timers
+
+    private func scheduleTimer(at instant: ContinuousClock.Instant) {
+        if let next = nextTimerCheck, next <= instant { return }
+        nextTimerCheck = instant
     }
 
-    /// Fails transfers idle for longer than their idle timeout; returns milliseconds until the next one could expire.
-    private func expireIdleTransfers(in multi: UnsafeMutableRawPointer) -> Int? {
-        guard idleWatched > 0 else { return nil }
+    private func scheduleIdleTimer(of transfer: CurlTransfer) {
+        if let deadline = transfer.idleDeadline { scheduleTimer(at: deadline) }
+    }
+
+    /// The longest `curl_multi_poll` sleeps while transfers run, though libcurl's timers and Errand's own would let
+    /// it sleep longer: libcurl 7.88 can leave a transfer in its queue for a connection without a timer to wake it
+    /// (raw libcurl, 64 transfers over HTTP/2 on 8 connections: a round stalled for one such second), and
+    /// this bounds what such a miss costs. An idle loop sleeps until a command wakes it.
+    static let pollCap: Int32 = 1000
+
+    /// Fails the transfers whose timer passed, when one may have; returns how long `curl_multi_poll` may sleep, in
+    /// milliseconds (libcurl's own timers shorten it further).
+    private func checkTimers() -> Int32 {
+        let cap = running.isEmpty ? Int32.max : Self.pollCap
+        guard let due = nextTimerCheck else { return cap }
         let now = ContinuousClock.now
-        var soonest: Duration?
-        var expired: [CurlTransfer] = []
-        for transfer in running.values {
-            guard let left = transfer.idleTimeLeft(at: now) else { continue }
-            if left <= .zero {
-                expired.append(transfer)
-            } else {
-                soonest = min(soonest ?? left, left)
+        if due <= now {
+            nextTimerCheck = nil
+            var expired: [(CurlTransfer, ErrandError)] = []
+            for transfer in timed.values {
+                if let deadline = transfer.queueDeadline {
+                    if deadline <= now { expired.append((transfer, transfer.totalTimeoutFailure)) } else { scheduleTimer(at: deadline) }
+                }
+                if let deadline = transfer.idleDeadline {
+                    if deadline <= now { expired.append((transfer, transfer.idleTimeoutFailure)) } else { scheduleTimer(at: deadline) }
+                }
             }
+            for (transfer, failure) in expired { perform(transfer.machine.fail(failure), for: transfer) }
         }
-        for transfer in expired {
-            let idle = transfer.request.timeouts.idle ?? .zero
-            abort(transfer, with: .transport(TransportFailure(
-                kind: .timedOut, url: transfer.request.url, underlying: "no data received for \(idle)")), in: multi)
-        }
-        return soonest.map { CurlTransfer.milliseconds($0) }
+        guard let next = nextTimerCheck else { return cap }
+        return min(cap, Int32(clamping: CurlTransfer.milliseconds(max(.zero, next - now))))
     }
+}
 
-    /// Fails a transfer that cannot run because libcurl could not create a multi handle.
-    private func refuse(_ transfer: CurlTransfer) {
-        transfer.fail(.transport(TransportFailure(
-            kind: .other, url: transfer.request.url, underlying: "libcurl could not create a multi handle")))
-        let (handle, resumption) = transfer.finish(code: CURLE_FAILED_INIT)
-        if let handle { pool.recycle(handle, clean: false) }
-        resumption?.perform()
+/// The loop as an executor for tasks that prefer it: their jobs run on the loop thread between its passes' other work.
+extension CurlLoop: TaskExecutor {
+    func enqueue(_ job: consuming ExecutorJob) {
+        submit(.run(UnownedJob(job)))
     }
 }
 #endif

@@ -6,13 +6,14 @@ extension CurlEasyHandle {
     /// Sets the options every request of a transport shares; done once per handle, not per request.
     ///
     /// Handles are reused without `curl_easy_reset` (which measured a fifth of libcurl's cost per request), so
-    /// ``CurlTransfer/configure(_:)`` sets every option a request may change, each time.
+    /// ``CurlTransfer/configure(_:)`` sets each option a request may change whenever its value differs from the one
+    /// the handle's previous request left (``CurlAppliedOptions``).
     func applySharedOptions(_ configuration: CurlTransport.Configuration) -> ErrandError? {
         set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         set(CURLOPT_NOSIGNAL, true)
         _ = set(CURLOPT_PROTOCOLS_STR, "http,https")
-        // An empty string asks for every encoding libcurl decodes (gzip, deflate, br) and decodes the response.
-        _ = set(CURLOPT_ACCEPT_ENCODING, "")
+        // Bodies arrive as sent: Errand decodes them itself (``ContentDecoder``), so a coded stream cut short is noticed.
+        set(CURLOPT_HTTP_CONTENT_DECODING, false)
         set(CURLOPT_HTTP_VERSION, Int(configuration.prefersHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1))
         set(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
         if let caBundle = configuration.caBundle, set(CURLOPT_CAINFO, caBundle.path) != CURLE_OK {
@@ -21,6 +22,8 @@ extension CurlEasyHandle {
         if let pin = configuration.pinnedPublicKey, set(CURLOPT_PINNEDPUBLICKEY, pin) != CURLE_OK {
             return .invalidRequest("public-key pinning is not supported by this libcurl.")
         }
+        // Every head comes through the header callback, line by line, into one byte buffer (``ResponseHead``).
+        set(CURLOPT_HEADERFUNCTION, callback: curlHeaderCallback)
         set(CURLOPT_WRITEFUNCTION, callback: curlWriteCallback)
         set(CURLOPT_READFUNCTION, readCallback: curlReadCallback)
         return nil
@@ -28,32 +31,53 @@ extension CurlEasyHandle {
 }
 
 extension CurlTransfer {
-    /// Sets every option the current hop may need differently from the handle's previous request.
+    /// Takes `easy` for this transfer's life and sets it up for the first hop.
+    func configureFirstHop(_ easy: CurlEasyHandle) throws(ErrandError) {
+        self.easy = easy
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        easy.set(CURLOPT_HEADERDATA, pointer: context)
+        easy.set(CURLOPT_WRITEDATA, pointer: context)
+        easy.set(CURLOPT_READDATA, pointer: context)
+        // Zero restores libcurl's default of 300 s to connect.
+        let connectTimeout = request.timeouts.connect.map { max(1, Self.milliseconds($0)) } ?? 0
+        if easy.applied.connectTimeout != connectTimeout {
+            easy.set(CURLOPT_CONNECTTIMEOUT_MS, connectTimeout)
+            easy.applied.connectTimeout = connectTimeout
+        }
+        try configure(easy)
+    }
+
+    /// Sets the options the current hop needs differently from the handle's previous request.
     func configure(_ easy: CurlEasyHandle) throws(ErrandError) {
         // The URL's text, read once: its scheme is taken from it too, without asking `URL` to parse its parts.
         let urlText = hop.url.absoluteString
-        guard easy.set(CURLOPT_URL, urlText) == CURLE_OK else {
-            throw .invalidURL("\(urlText) is not a URL libcurl accepts.")
+        if easy.applied.url != urlText {
+            easy.applied.url = nil
+            guard easy.set(CURLOPT_URL, urlText) == CURLE_OK else {
+                throw .invalidURL("\(urlText) is not a URL libcurl accepts.")
+            }
+            easy.applied.url = urlText
+            easy.applied.hostKey = CurlHop.hostKey(ofURLText: urlText)
         }
         isTLS = Self.isHTTPS(urlText)
+        hostKey = easy.applied.hostKey
         try configureMethodAndBody(easy)
         configureHeaders(easy)
         // Over TLS, wait for a connection being opened to the same host to offer HTTP/2 multiplexing rather than
         // opening more connections.
-        easy.set(CURLOPT_PIPEWAIT, owner.configuration.prefersHTTP2 && isTLS)
-        try configureTimeouts(easy)
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        // Without a header function (and its data) libcurl passes header lines to nobody; the head is then read from
-        // libcurl's own store when the body starts or the transfer ends.
-        easy.set(CURLOPT_HEADERFUNCTION, callback: readsHeadLive ? curlHeaderCallback : nil)
-        easy.set(CURLOPT_HEADERDATA, pointer: readsHeadLive ? context : nil)
-        easy.set(CURLOPT_WRITEDATA, pointer: context)
-        easy.set(CURLOPT_READDATA, pointer: context)
+        let pipeWait = owner.configuration.prefersHTTP2 && isTLS
+        if easy.applied.pipeWait != pipeWait {
+            easy.set(CURLOPT_PIPEWAIT, pipeWait)
+            easy.applied.pipeWait = pipeWait
+        }
     }
 
     private func configureMethodAndBody(_ easy: CurlEasyHandle) throws(ErrandError) {
         requestBody = try CurlRequestBody.open(hop.body)
         let method = hop.method
+        let shape = CurlRequestShape(method: method, bodySize: requestBody?.size ?? (method == .post ? 0 : nil))
+        guard easy.applied.shape != shape else { return }
+        easy.applied.shape = shape
         // HTTPGET also switches off NOBODY and upload left from the handle's previous request.
         easy.set(CURLOPT_HTTPGET, true)
         if let requestBody {
@@ -77,7 +101,9 @@ extension CurlTransfer {
         let body: CurlHeaderList.BodyKind =
             requestBody == nil ? .none : hop.headers.contains("Content-Type") ? .some : .withoutContentType
         let list = easy.headerList.list(for: hop.headers, body: body)
+        guard easy.applied.headerList != list else { return }
         easy.set(CURLOPT_HTTPHEADER, list: list)
+        easy.applied.headerList = list
     }
 
     /// Whether a URL's text starts with the `https:` scheme (in any case).
@@ -89,20 +115,23 @@ extension CurlTransfer {
         return true
     }
 
-    private func configureTimeouts(_ easy: CurlEasyHandle) throws(ErrandError) {
-        // Zero restores libcurl's defaults: no total limit, 300 s to connect.
-        easy.set(CURLOPT_CONNECTTIMEOUT_MS, request.timeouts.connect.map { max(1, Self.milliseconds($0)) } ?? 0)
+    /// Sets the time left of the total timeout, as the hop enters the multi handle (time spent waiting for a
+    /// connection slot counts); false when none is left.
+    func applyTimeLeft(_ easy: CurlEasyHandle) -> Bool {
         guard let deadline else {
             easy.set(CURLOPT_TIMEOUT_MS, 0)
-            return
+            return true
         }
         let left = Self.milliseconds(deadline - .now)
-        guard left > 0 else {
-            throw .transport(TransportFailure(
-                kind: .timedOut, url: hop.url,
-                underlying: "no complete response within \(request.timeouts.total ?? .zero)"))
-        }
+        guard left > 0 else { return false }
         easy.set(CURLOPT_TIMEOUT_MS, left)
+        return true
+    }
+
+    /// The failure of a transfer whose total timeout passed before libcurl could enforce it.
+    var totalTimeoutFailure: ErrandError {
+        .transport(TransportFailure(
+            kind: .timedOut, url: hop.url, underlying: "no complete response within \(request.timeouts.total ?? .zero)"))
     }
 
     /// A duration in whole milliseconds, rounded up so a positive duration never becomes zero (which libcurl

@@ -26,7 +26,7 @@ extension CurlTransfer {
             bytesReceived: bytesReceived,
             httpVersion: easy.info(long: CURLINFO_HTTP_VERSION).flatMap(Self.httpVersionName),
             connectionReused: reused,
-            redirectCount: redirectCount)
+            redirectCount: machine.redirects)
     }
 
     private static func httpVersionName(_ version: Int) -> String? {

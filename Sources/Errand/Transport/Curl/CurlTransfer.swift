@@ -3,32 +3,29 @@ import CCurl
 import Foundation
 import Synchronization
 
-/// One exchange on the wire, from the first hop to the resumed continuation.
+/// One exchange on the wire, from the caller's request to its outcome: the resources of a transfer, driven by its
+/// ``CurlTransferStateMachine``.
 ///
-/// States: created (an easy handle taken from the pool and configured by the calling task) → started (handed to the
-/// loop) → running (in the multi handle; a followed redirect reconfigures the same handle and runs again) → finished
-/// (the outcome delivered exactly once; the handle back in the pool, or, after a buffered success, handed with the
-/// transfer to the caller, who reads the head and metrics from it in ``takeResponse(_:)`` and then gives it back).
-/// A failure Errand decides (cancelled, timed out, too large, refused redirect) is recorded in ``failure`` and wins
-/// over the code libcurl reports for the abort.
+/// The calling task creates it with a plain ``TransportRequest`` and a continuation and hands it to the loop; from
+/// then on one thread, the loop's, owns the transfer's whole life: it takes an easy handle from its pool, sets it up,
+/// waits for a connection slot, runs libcurl's callbacks, follows redirects, reads the metrics, and resumes the caller
+/// with a plain ``CurlResponse``. The handle never travels between threads.
 ///
-/// `@unchecked Sendable` because its mutable state is confined: the calling task writes it before ``start(_:)``
-/// hands the transfer to the loop through the loop's locked queue; from then on only the loop thread (running
-/// libcurl's callbacks and the completion) touches it, until the outcome's hand-off (release, then acquire) passes it
-/// back to the calling task with the handle out of the multi handle. What other threads may call — ``cancel()`` and
-/// ``resume()`` — goes through atomics and that same queue.
+/// `@unchecked Sendable` because its mutable state is confined to the loop thread: the calling task writes
+/// ``delivery`` before ``start(_:)`` hands the transfer over through the loop's locked inbox, and afterwards touches
+/// nothing but ``cancel()`` and ``resume()``, which go through that inbox too (and read an atomic).
 final class CurlTransfer: @unchecked Sendable {
     /// Who waits for the outcome.
     ///
-    /// A buffered response goes through ``BufferedHandoff``: its caller either waits briefly without suspending or
-    /// suspends on a continuation. A streamed response's head resumes an unsafe continuation (no checking object
-    /// allocated per request) exactly once: only ``finish(code:)`` and ``deliverHead()`` resume it, on the loop
-    /// thread, and both take it out of ``delivery`` first.
+    /// Checked continuations, though an unsafe one would save an allocation per request: the loop may resume a
+    /// caller that has not finished suspending yet, a race the concurrency runtime settles with atomics that
+    /// ThreadSanitizer cannot see when the resumption is inlined into Errand's instrumented code, so with unsafe
+    /// continuations a sanitizer run reported it.
     enum Delivery {
-        /// A buffered response, handed over by ``handoff``.
-        case buffered
-        /// The head of a streamed response; the body then flows through the channel.
-        case streaming(UnsafeContinuation<StreamingResponse, any Error>)
+        /// The buffered response.
+        case buffered(CheckedContinuation<CurlResponse, any Error>)
+        /// The head of a streamed response; the body then flows through ``channel``.
+        case streaming(CheckedContinuation<StreamingResponse, any Error>)
     }
 
     let request: TransportRequest
@@ -38,39 +35,33 @@ final class CurlTransfer: @unchecked Sendable {
     let channel: CurlBodyChannel?
     let started: ContinuousClock.Instant
     let deadline: ContinuousClock.Instant?
-    private let cancelRequested = Atomic<Bool>(false)
-    private let finished = Atomic<Bool>(false)
-    /// How a buffered outcome reaches its caller.
-    let handoff = BufferedHandoff()
-    /// Whether header lines come through libcurl's header callback as they arrive. A stream needs its head the
-    /// moment it is complete, and an idle timeout counts header bytes as activity; any other transfer reads its head
-    /// from libcurl's header store once, which keeps the per-line callbacks off the loop thread.
-    let readsHeadLive: Bool
+    /// Set by the loop when the outcome went out, so a late cancellation or resumption costs no wake-up.
+    private let isDone = Atomic<Bool>(false)
 
     // Confined to the loop thread once started.
-    var easy: CurlEasyHandle?
+    var machine: CurlTransferStateMachine
     var delivery: Delivery?
+    var easy: CurlEasyHandle?
     var hop: CurlHop
+    /// The server of the current hop, whose connection slot the transfer asks for (``CurlHop/hostKey(ofURLText:)``),
+    /// set when the hop's handle is set up.
+    var hostKey: String
+    /// The host whose connection slot the transfer holds, while it holds one.
+    var slotHost: String?
     var hopStarted: ContinuousClock.Instant
     /// Whether the current hop goes over TLS (its URL is https).
     var isTLS = false
     var requestBody: CurlRequestBody?
-    var status = 0
-    /// The current head's fields, as bytes until the response is taken.
+    /// The current hop's head, as bytes.
     var head = ResponseHead()
-    var headersComplete = false
-    var followsRedirect = false
     var body: ResponseBodyBuffer
+    /// Decodes the current hop's body when it is content-coded.
+    var decoder: ContentDecoder?
     var bytesReceived = 0
     var bytesSentBefore = 0
-    var redirectCount = 0
-    var failure: ErrandError?
     var lastActivity: ContinuousClock.Instant
-    var isPausedForReader = false
-    var isInMulti = false
 
-    /// Takes a handle from the pool and configures it for the request's first hop.
-    init(request: TransportRequest, owner: CurlTransport, channel: CurlBodyChannel?) throws(ErrandError) {
+    init(request: TransportRequest, owner: CurlTransport, channel: CurlBodyChannel?) {
         self.request = request
         self.owner = owner
         self.channel = channel
@@ -78,26 +69,13 @@ final class CurlTransfer: @unchecked Sendable {
         self.started = started
         deadline = request.timeouts.total.map { started + $0 }
         hop = CurlHop(request)
+        hostKey = ""
         hopStarted = started
         lastActivity = started
         body = ResponseBodyBuffer(pool: owner.loop.bodies)
-        readsHeadLive = channel != nil || request.timeouts.idle != nil
-        let easy = try owner.loop.pool.take()
-        self.easy = easy
-        do {
-            try configure(easy)
-        } catch {
-            releaseResources()
-            owner.loop.pool.recycle(easy, clean: false)
-            self.easy = nil
-            throw error
-        }
-    }
-
-    deinit {
-        releaseResources()
-        // A buffered response's handle waits for its caller in ``takeResponse(_:)``; one never taken goes back here.
-        if let easy { owner.loop.pool.recycle(easy, clean: false) }
+        machine = CurlTransferStateMachine(
+            mode: channel == nil ? .buffered : .streaming, url: request.url,
+            maxRedirects: request.redirects.maxRedirects, maxBodySize: request.maxResponseBodySize)
     }
 
     // MARK: Any thread
@@ -105,149 +83,133 @@ final class CurlTransfer: @unchecked Sendable {
     /// Hands the transfer to the loop; the outcome goes to `delivery`.
     func start(_ delivery: Delivery) {
         self.delivery = delivery
-        owner.loop.inFlight.add(1, ordering: .relaxed)
         owner.loop.submit(.start(self))
     }
 
     /// Asks the loop to stop the transfer and fail it with ``ErrandError/cancelled``; does nothing once finished.
     func cancel() {
-        guard !finished.load(ordering: .acquiring) else { return }
-        guard !cancelRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !isDone.load(ordering: .acquiring) else { return }
         owner.loop.submit(.cancel(self))
     }
 
     /// Asks the loop to resume a transfer paused because the stream's reader fell behind.
     func resume() {
-        guard !finished.load(ordering: .acquiring) else { return }
+        guard !isDone.load(ordering: .acquiring) else { return }
         owner.loop.submit(.resume(self))
     }
 
-    var isCancelRequested: Bool { cancelRequested.load(ordering: .acquiring) }
-
     // MARK: Loop thread
-
-    /// Records a failure Errand decided; the first one wins.
-    func fail(_ error: ErrandError) {
-        if failure == nil { failure = error }
-    }
 
     /// Notes that bytes arrived, for the idle timeout.
     func touch() {
         if request.timeouts.idle != nil { lastActivity = .now }
     }
 
-    /// The time left before the idle timeout fires, or `nil` when none applies right now.
-    func idleTimeLeft(at now: ContinuousClock.Instant) -> Duration? {
-        guard let idle = request.timeouts.idle, !isPausedForReader else { return nil }
-        return lastActivity + idle - now
+    /// When the idle timeout fires unless bytes arrive first; `nil` when none applies right now.
+    var idleDeadline: ContinuousClock.Instant? {
+        guard let idle = request.timeouts.idle, machine.isRunning, !machine.isPausedForReader else { return nil }
+        return lastActivity + idle
     }
 
-    /// Whether the hop that just ended successfully was a redirect to follow.
-    func shouldFollowRedirect(after code: CURLcode) -> Bool {
-        code == CURLE_OK && failure == nil && followsRedirect
+    /// When the total timeout fires for a transfer waiting for a slot (libcurl enforces it once running).
+    var queueDeadline: ContinuousClock.Instant? {
+        guard case .waitingForSlot = machine.state else { return nil }
+        return deadline
     }
 
-    /// Reconfigures the handle for the redirect's target; false (with ``failure`` set) when it must not be followed.
-    func prepareRedirect() -> Bool {
-        guard let easy else { return false }
+    /// The failure of a transfer that received nothing for longer than its idle timeout.
+    var idleTimeoutFailure: ErrandError {
+        .transport(TransportFailure(
+            kind: .timedOut, url: hop.url, underlying: "no data received for \(request.timeouts.idle ?? .zero)"))
+    }
+
+    /// Works out the hop a followed redirect leads to and sets the handle up for it (``hostKey`` becomes the new
+    /// hop's).
+    func prepareRedirect() -> Result<Void, ErrandError> {
+        guard let easy else { return .failure(.cancelled) }
         guard let location = easy.info(string: CURLINFO_REDIRECT_URL), let target = URL(string: location) else {
-            fail(.transport(TransportFailure(
-                kind: .badResponse, url: hop.url, underlying: "a \(status) redirect without a usable Location")))
-            return false
+            return .failure(.transport(TransportFailure(
+                kind: .badResponse, url: hop.url, underlying: "a \(head.status) redirect without a usable Location")))
         }
-        switch hop.following(status: status, to: target) {
+        switch hop.following(status: head.status, to: target) {
         case .failure(let error):
-            fail(error)
-            return false
+            return .failure(error)
         case .success(let next):
             bytesSentBefore += easy.info(offset: CURLINFO_SIZE_UPLOAD_T).map { Int($0) } ?? 0
-            redirectCount += 1
             hop = next
             hopStarted = .now
-            resetResponse()
-            releaseResources()
+            head.removeAll()
+            decoder = nil
+            bytesReceived = 0
+            _ = body.takeData()
+            requestBody = nil
             do {
                 try configure(easy)
-                return true
             } catch {
-                fail(error)
-                return false
+                return .failure(error)
             }
+            return .success(())
         }
     }
 
-    /// Delivers the outcome (once), with the resumption of a buffered caller that had suspended for the caller of
-    /// this method to perform, and gives back the easy handle for the pool — except after a buffered success, when
-    /// the handle stays with the transfer until its caller has read the head and metrics from it
-    /// (``takeResponse(_:)``). The handle must be out of the multi handle.
-    func finish(code: CURLcode) -> (handle: CurlEasyHandle?, resumption: Resumption?) {
-        finished.store(true, ordering: .releasing)
-        var outcome: ErrandError? = failure
-        if outcome == nil && code != CURLE_OK {
-            outcome = CurlFailure.error(for: code, message: easy?.errorMessage, url: hop.url)
+    /// Resumes the caller with the buffered response (``succeed``) and marks the transfer done.
+    func deliverResponse() {
+        guard case .buffered(let continuation) = delivery else {
+            finishStream(nil)
+            return
         }
-        // A buffered success keeps its handle for the caller's ``takeResponse(_:)``.
-        var keepsHandle = false
-        if case .buffered = delivery { keepsHandle = outcome == nil }
-        let handle = keepsHandle ? nil : easy
-        if !keepsHandle { easy = nil }
         let total = ContinuousClock.now - started
-        releaseResources()
-        owner.loop.inFlight.subtract(1, ordering: .relaxed)
-        owner.loop.noteExchange(lasting: total)
-        var resumption: Resumption?
-        switch delivery {
-        case .buffered:
-            if let outcome {
-                resumption = handoff.deliver(.failure(outcome))
-            } else {
-                resumption = handoff.deliver(.success(CurlResponse(
-                    status: status, head: head, body: body.takeData(), url: hop.url, total: total)))
-            }
-        case .streaming(let continuation):
-            continuation.resume(throwing: outcome ?? .transport(TransportFailure(
-                kind: .badResponse, url: hop.url, underlying: "the transfer ended without a response")))
-        case nil:
-            channel?.finish(outcome)
-        }
-        delivery = nil
-        return (handle, resumption)
+        let metrics = easy.map { makeMetrics($0, total: total) } ?? TransferMetrics(total: total)
+        let response = CurlResponse(
+            status: head.status, head: head, body: body.takeData(), url: hop.url, metrics: metrics)
+        markDone()
+        continuation.resume(returning: response)
     }
 
-    /// Caller, once: completes a buffered response handed over by ``finish(code:)`` with its header fields and
-    /// metrics, read from the handle, and gives the handle back to the pool.
-    func takeResponse(_ response: CurlResponse) -> TransportResponse {
-        let handle = easy
-        easy = nil
-        defer { if let handle { owner.loop.pool.recycle(handle, clean: true) } }
-        let fromStore = readsHeadLive ? nil : handle?.responseHeaders()
-        return TransportResponse(
-            status: response.status, headers: fromStore ?? response.head.headers(), body: response.body,
-            url: response.url,
-            metrics: handle.map { makeMetrics($0, total: response.total) } ?? TransferMetrics(total: response.total))
-    }
-
-    /// Resumes the stream's waiting task with the response head; the body follows through the channel.
+    /// Resumes the streaming caller with the response head; the body follows through the channel.
     func deliverHead() {
         guard case .streaming(let continuation) = delivery, let channel else { return }
         delivery = nil
         let reader = CurlBodyReader(channel: channel, transfer: self)
         continuation.resume(returning: StreamingResponse(
-            status: status, headers: head.headers(), url: hop.url, body: reader.byteStream))
+            status: head.status, headers: head.headers(), url: hop.url, body: reader.byteStream))
     }
 
-    private func resetResponse() {
-        status = 0
-        head.removeAll()
-        headersComplete = false
-        followsRedirect = false
-        bytesReceived = 0
-        _ = body.takeData()
+    /// Fails the caller that is still waiting for a response or a head, and marks the transfer done.
+    func failCaller(_ failure: ErrandError) {
+        markDone()
+        let waiting = delivery
+        delivery = nil
+        switch waiting {
+        case .buffered(let continuation): continuation.resume(throwing: failure)
+        case .streaming(let continuation): continuation.resume(throwing: failure)
+        case nil: channel?.finish(failure)
+        }
     }
 
-    /// Frees what libcurl borrowed for the current hop: the request body (the header list stays with the handle).
-    private func releaseResources() {
+    /// Ends a streamed body, normally or with a failure, and marks the transfer done.
+    func finishStream(_ failure: ErrandError?) {
+        markDone()
+        channel?.finish(failure)
+    }
+
+    private func markDone() {
         requestBody = nil
+        isDone.store(true, ordering: .releasing)
+    }
+}
+
+/// A buffered response as the loop hands it to its caller: plain values, the head still as bytes.
+struct CurlResponse: Sendable {
+    let status: Int
+    let head: ResponseHead
+    let body: Data
+    let url: URL
+    let metrics: TransferMetrics
+
+    /// The response as the ``Transport`` protocol returns it; the header strings are made here, by the caller.
+    var transportResponse: TransportResponse {
+        TransportResponse(status: status, headers: head.headers(), body: body, url: url, metrics: metrics)
     }
 }
 #endif

@@ -11,8 +11,10 @@ import Foundation
 ///
 /// Semantics follow the ``Transport`` contract: redirects by ``RedirectPolicy`` (never https → http, `Authorization`
 /// and `Cookie` dropped on a host change, 307/308 keep method and body, 301/302 turn POST into GET, 303 into GET);
-/// the body-size limit is enforced while bytes arrive (and from `Content-Length` before any arrive); cancelling the
-/// calling task removes the transfer at once and closes its connection.
+/// the body-size limit is enforced while bytes arrive (and from `Content-Length` before any arrive); a response head
+/// larger than 256 KiB fails as ``TransportFailure/Kind/badResponse``; the total timeout covers the whole exchange,
+/// the time spent waiting for a free connection included; cancelling the calling task removes the transfer at once
+/// (from the queue for a connection, or from the wire, closing its connection).
 ///
 /// A stream returned by ``stream(_:)`` keeps this transport alive until the stream is read to the end or dropped;
 /// dropping it unread cancels the transfer.
@@ -35,20 +37,28 @@ public final class CurlTransport: Transport {
         loop.shutdown()
     }
 
+    /// An executor that runs tasks on this transport's loop thread, for callers that send requests one after another
+    /// and want to share that thread with libcurl, as a C program does.
+    ///
+    /// Inside `withTaskExecutorPreference(transport.executor) { … }` a task's code runs on the loop thread: handing a
+    /// request to the loop and getting the response back then wakes no thread, where a task on Swift's global pool
+    /// costs two wake-ups per request (the loop's and its own). While such code runs, every transfer of the transport
+    /// waits, so keep it to light work around the requests. After the transport is gone, its executor runs jobs on
+    /// the global concurrent executor.
+    public var executor: any TaskExecutor { loop }
+
     /// Performs the request and buffers the body, sized from `Content-Length` when the server sends one.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         if Task.isCancelled { throw ErrandError.cancelled }
-        let transfer = try CurlTransfer(request: request, owner: self, channel: nil)
-        transfer.start(.buffered)
-        if loop.expectsQuickExchange, let outcome = transfer.handoff.watch(for: loop.quickExchange) {
-            loop.quickHandoffs.add(1, ordering: .relaxed)
-            return try transfer.takeResponse(outcome.get())
-        }
-        return try await withTaskCancellationHandler {
-            try await transfer.takeResponse(transfer.handoff.wait())
+        let transfer = CurlTransfer(request: request, owner: self, channel: nil)
+        let response = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                transfer.start(.buffered(continuation))
+            }
         } onCancel: {
             transfer.cancel()
         }
+        return response.transportResponse
     }
 
     /// Performs the request and returns when the final response's headers arrive; the body follows chunk by chunk.
@@ -59,9 +69,9 @@ public final class CurlTransport: Transport {
     public func stream(_ request: TransportRequest) async throws -> StreamingResponse {
         if Task.isCancelled { throw ErrandError.cancelled }
         let channel = CurlBodyChannel(capacity: configuration.streamBufferSize)
-        let transfer = try CurlTransfer(request: request, owner: self, channel: channel)
+        let transfer = CurlTransfer(request: request, owner: self, channel: channel)
         return try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { continuation in
+            try await withCheckedThrowingContinuation { continuation in
                 transfer.start(.streaming(continuation))
             }
         } onCancel: {
