@@ -10,7 +10,7 @@ import TestSupport
 /// Content-Length (or, to a client that asks for identity, half of the body it announced, then closes).
 @Suite("Security: a truncated body is never a success", .serialized)
 struct TruncatedBodyTests {
-    static let transports: [TransportKind] = [.urlSession]
+    static let transports = TransportKind.allCases
 
     @Test("a cut-off body fails as a lost connection or an unreadable response", .enabled(if: TestServer.fault.isUsable),
         arguments: transports)
