@@ -34,6 +34,13 @@ enum CurlFailure {
             return .tooManyRedirects
         case CURLE_BAD_CONTENT_ENCODING, CURLE_WEIRD_SERVER_REPLY:
             return .badResponse
+        // Errand refuses every scheme but http and https before sending, so here this is an answer that is not HTTP
+        // libcurl speaks: an HTTP/0.9 reply, or a status line with an unknown version.
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            return .badResponse
+        // libcurl 7.88 says "out of memory" for a header line longer than its 100 KB limit.
+        case CURLE_OUT_OF_MEMORY:
+            return .badResponse
         default:
             return .other
         }
