@@ -1,5 +1,6 @@
 #if canImport(CCurl)
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -18,26 +19,8 @@ final class HostileServer: @unchecked Sendable {
 
     /// Starts serving `response` to every connection.
     init(response: [UInt8]) throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(descriptor, 64) == 0 else {
-            close(descriptor)
-            throw POSIXError(.EADDRINUSE)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        self.descriptor = descriptor
+        (descriptor, port) = try LoopbackListener.open(backlog: 64)
         self.response = response
-        port = UInt16(bigEndian: address.sin_port)
         let thread = Thread { [self] in serve() }
         thread.name = "hostile-server"
         thread.start()
