@@ -27,6 +27,7 @@ let package = Package(
         .executable(name: "met", targets: ["met"]),
         .executable(name: "errand-bench", targets: ["errand-bench"]),
         .executable(name: "errand-soak", targets: ["errand-soak"]),
+        .executable(name: "errand-memory", targets: ["errand-memory"]),
         .executable(name: "fuzz-url", targets: ["fuzz-url"]),
         .executable(name: "fuzz-http-headers", targets: ["fuzz-http-headers"]),
         .executable(name: "fuzz-models", targets: ["fuzz-models"]),
@@ -62,6 +63,8 @@ let package = Package(
         .executableTarget(name: "errand-bench", dependencies: curl + ["Errand"], path: "Benchmarks/errand-bench"),
         // The soak: thousands of requests through the full client to the fault server (scripts/soak).
         .executableTarget(name: "errand-soak", dependencies: ["Errand"], path: "Benchmarks/soak"),
+        // Resident memory while fetching mixed large bodies, round after round, per transport (scripts/bench --memory).
+        .executableTarget(name: "errand-memory", dependencies: curl + ["Errand"], path: "Benchmarks/memory"),
 
         // Fuzz targets: built by scripts/fuzz with libFuzzer; otherwise programs that replay the inputs they are given.
         // The checks use internal parsers, so release builds of them need `-enable-testing` (scripts/fuzz passes it).

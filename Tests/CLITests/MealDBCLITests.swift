@@ -270,7 +270,7 @@ struct MealDBCLITests {
 
     @Test("a server that never answers times out with exit 4, decimals allowed")
     func timeout() async throws {
-        let silent = try SilentServer()
+        let silent = try HostileServer.silent()
         let started = ContinuousClock.now
         let outcome = try await tool.run(["areas", "--base-url", silent.root, "--timeout", "0.3"])
         #expect(outcome.status == 4, "\(outcome)")
@@ -280,7 +280,7 @@ struct MealDBCLITests {
 
     @Test("SIGINT exits 130 with one sentence")
     func interrupt() async throws {
-        let silent = try SilentServer()
+        let silent = try HostileServer.silent()
         let outcome = try await tool.run(["areas", "--base-url", silent.root], interruptAfter: .milliseconds(700))
         #expect(outcome.status == 130, "\(outcome)")
         #expect(outcome.stderr.contains("Interrupted."))

@@ -1,6 +1,7 @@
 #if canImport(CCurl)
 import Errand
 import Foundation
+import TestSupport
 import Testing
 
 /// Compressed bodies that stop before their stream ends are never a success, however the transfer is framed.

@@ -85,6 +85,12 @@ final class URLSessionExchange: Sendable {
             fail(.transport(TransportFailure(kind: .badResponse, url: request.url, underlying: "not an HTTP response")))
             return false
         }
+        if let coding = Self.refusedCoding(of: http, for: request) {
+            fail(.transport(TransportFailure(
+                kind: .badResponse, url: request.url,
+                underlying: "the body came in the \(coding) coding, which the request did not accept")))
+            return false
+        }
         let declared = http.expectedContentLength
         let tooLarge = declared > Int64(request.maxResponseBodySize)
         state.withLock { state in
@@ -94,6 +100,25 @@ final class URLSessionExchange: Sendable {
         }
         if tooLarge { fail(.bodyTooLarge(limit: request.maxResponseBodySize)) }
         return !tooLarge
+    }
+
+    /// The content coding of a response that the transport asked to come as it is (`Accept-Encoding: identity`, sent
+    /// on Linux when the request names no encoding), or `nil` when the answer is acceptable.
+    ///
+    /// FoundationNetworking decodes gzip and deflate itself and never checks that the compressed stream ended, so a
+    /// compressed body cut short would arrive as a complete, shorter one. A server that compresses anyway has ignored
+    /// the request: its answer is a bad response rather than a body nobody can check.
+    static func refusedCoding(of response: HTTPURLResponse, for request: TransportRequest) -> String? {
+        #if canImport(FoundationNetworking)
+        guard !request.headers.contains("Accept-Encoding"),
+            let coding = response.value(forHTTPHeaderField: "Content-Encoding")?
+                .trimmingCharacters(in: .whitespaces).lowercased(),
+            !coding.isEmpty, coding != "identity"
+        else { return nil }
+        return coding
+        #else
+        return nil
+        #endif
     }
 
     /// Keeps the response of an authentication challenge (a 401), reported as the outcome when URLSession cancels.
@@ -201,6 +226,9 @@ final class URLSessionExchange: Sendable {
         if text.contains("ssl") || text.contains("certificate") { return .tls }
         // A body shorter than its Content-Length, or a chunked body cut off: libcurl's CURLE_PARTIAL_FILE.
         if text.contains("transfer closed") || text.contains("remaining to read") { return .connectionLost }
+        // A header line longer than libcurl's limit (CURLE_OUT_OF_MEMORY): the answer, not the machine.
+        // ... and a head larger than libcurl's 300 KiB.
+        if text.contains("out of memory") || text.contains("too large response headers") { return .badResponse }
         return .other
     }
 
@@ -230,6 +258,10 @@ final class URLSessionExchange: Sendable {
             kind = .tls
         case URLError.badServerResponse.rawValue, URLError.cannotDecodeContentData.rawValue,
             URLError.cannotDecodeRawData.rawValue, URLError.cannotParseResponse.rawValue:
+            kind = .badResponse
+        case URLError.unsupportedURL.rawValue:
+            // Only http and https URLs reach a session, so this is libcurl's "unsupported protocol" on Linux, which
+            // it reports for an answer that is not HTTP/1.x or 2 (HTTP/0.9, an unknown version or status code).
             kind = .badResponse
         default:
             kind = classify(unknown: description.lowercased())

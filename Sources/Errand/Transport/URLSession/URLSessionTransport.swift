@@ -17,9 +17,14 @@ public final class URLSessionTransport: Transport {
 
     private let session: URLSession
     private let delegate: SessionDelegate
+    /// On Linux, at most `httpMaximumConnectionsPerHost` exchanges per server at once (``URLSessionAdmission``).
+    let admission: URLSessionAdmission?
 
     /// Creates a transport over a new session made from `configuration` (copied; cookies and `URLCache` are
     /// switched off, and the session's delegate is this transport's).
+    ///
+    /// On Linux the transport runs at most the configuration's `httpMaximumConnectionsPerHost` exchanges per server
+    /// at once and queues the rest, which bounds the memory FoundationNetworking's delegate queue takes.
     public init(configuration: URLSessionConfiguration = .default) {
         let configuration = configuration
         configuration.urlCache = nil
@@ -28,6 +33,11 @@ public final class URLSessionTransport: Transport {
         configuration.httpCookieAcceptPolicy = .never
         configuration.urlCredentialStorage = nil
         delegate = SessionDelegate()
+        #if canImport(FoundationNetworking)
+        admission = URLSessionAdmission(perServer: configuration.httpMaximumConnectionsPerHost)
+        #else
+        admission = nil
+        #endif
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
@@ -43,13 +53,20 @@ public final class URLSessionTransport: Transport {
         var redirects = 0
         while true {
             if let deadline { current.timeouts.total = deadline - ContinuousClock.now }
-            let (response, exchange) = try await perform(current, redirectsSoFar: redirects)
+            let hop = current, hops = redirects
+            let (response, exchange) = try await admitted(hop.url) { try await perform(hop, redirectsSoFar: hops) }
             guard let next = exchange.pendingRedirect else { return response }
             // A 307/308 with a body: follow it here, keeping the method and the body.
             current.headers = RedirectPolicy.headers(current.headers, from: current.url, to: next.url)
             current.url = next.url
             redirects = next.count
         }
+    }
+
+    /// Runs one exchange with `url`'s server once ``admission`` lets it (at once where there is none).
+    private func admitted<Value: Sendable>(_ url: URL, _ exchange: () async throws -> Value) async throws -> Value {
+        guard let admission else { return try await exchange() }
+        return try await admission.withSlot(for: url, exchange)
     }
 
     private func perform(
