@@ -32,6 +32,8 @@ let package = Package(
         .executable(name: "fuzz-http-headers", targets: ["fuzz-http-headers"]),
         .executable(name: "fuzz-models", targets: ["fuzz-models"]),
         .executable(name: "fuzz-cli", targets: ["fuzz-cli"]),
+        .executable(name: "fuzz-decoding", targets: ["fuzz-decoding"]),
+        .executable(name: "fuzz-output", targets: ["fuzz-output"]),
     ],
     targets: curlLibrary + [
         // System libraries (module map + shim header); CCurl is declared above.
@@ -73,6 +75,8 @@ let package = Package(
         .executableTarget(name: "fuzz-http-headers", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-http-headers"),
         .executableTarget(name: "fuzz-models", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-models"),
         .executableTarget(name: "fuzz-cli", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-cli"),
+        .executableTarget(name: "fuzz-decoding", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-decoding"),
+        .executableTarget(name: "fuzz-output", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-output"),
 
         // Test servers' URLs, fixtures and the list of transports, shared by the test targets.
         .target(name: "TestSupport", dependencies: ["Errand"], path: "Tests/Support"),

@@ -8,6 +8,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case models = "fuzz-models"
     /// The CLI argument parser and the `--base-url` rules.
     case cli = "fuzz-cli"
+    /// The content decoder (gzip, deflate, br, stacked), fed bodies cut into pieces.
+    case decoding = "fuzz-decoding"
+    /// The tools' `--json` string escaping and terminal-text filter.
+    case output = "fuzz-output"
 
     /// Runs one input through the target's check.
     public func check(_ input: FuzzInput) -> Violations {
@@ -16,6 +20,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .httpHeaders: HeaderChecks.check(input)
         case .models: ModelChecks.check(input)
         case .cli: CLIChecks.check(input)
+        case .decoding: DecodingChecks.check(input)
+        case .output: OutputChecks.check(input)
         }
     }
 }

@@ -35,13 +35,17 @@ final class ZlibStage: ContentDecoder.Stage {
     /// A `deflate` body may be a zlib stream (as HTTP says) or a raw deflate stream (as some servers send); a
     /// zlib stream is tried first, and raw deflate when the first bytes are not one.
     private var isRaw = false
-    private var started = false
+    /// The bytes a `deflate` body began with, kept until zlib has read its two-byte header: when the header turns
+    /// out not to be one, the body is raw deflate and is decoded again from its first byte, however the first bytes
+    /// were cut into pieces. `nil` once decided, and for gzip.
+    private var headerBytes: [UInt8]?
     private(set) var hasEnded = false
 
     init?(gzip: Bool) {
         guard let functions = Self.functions else { return nil }
         self.functions = functions
         self.gzip = gzip
+        headerBytes = gzip ? nil : []
         guard initialize() else {
             stream.deallocate()
             scratch.deallocate()
@@ -64,10 +68,26 @@ final class ZlibStage: ContentDecoder.Stage {
 
     func decode(_ input: UnsafeRawBufferPointer, _ output: (UnsafeRawBufferPointer) -> Bool) -> ContentDecoder.Outcome {
         guard let base = input.baseAddress, !input.isEmpty, !hasEnded else { return .decoded }
-        let first = !started
-        started = true
+        let outcome = inflate(base, count: input.count, output)
+        guard let earlier = headerBytes else { return outcome }
+        // Raw deflate only when zlib refused the header itself (it fails having read at most those two bytes); an
+        // error further in is a corrupt zlib stream, however the bytes were cut into pieces.
+        if case .corrupt = outcome, !isRaw, stream.pointee.total_in <= 2 {
+            _ = functions.end(stream)
+            isRaw = true
+            headerBytes = nil
+            guard initialize() else { return .corrupt("zlib could not start raw deflate") }
+            return (earlier + input).withUnsafeBytes { decode($0, output) }
+        }
+        if stream.pointee.total_in >= 2 { headerBytes = nil } else { headerBytes = earlier + input }
+        return outcome
+    }
+
+    private func inflate(
+        _ base: UnsafeRawPointer, count: Int, _ output: (UnsafeRawBufferPointer) -> Bool
+    ) -> ContentDecoder.Outcome {
         stream.pointee.next_in = base.assumingMemoryBound(to: UInt8.self)
-        stream.pointee.avail_in = UInt32(input.count)
+        stream.pointee.avail_in = UInt32(count)
         while true {
             stream.pointee.next_out = scratch.assumingMemoryBound(to: UInt8.self)
             stream.pointee.avail_out = UInt32(stepSize)
@@ -83,13 +103,6 @@ final class ZlibStage: ContentDecoder.Stage {
                 if stream.pointee.avail_in == 0 && stream.pointee.avail_out > 0 { return .decoded }
                 if code == errand_z_buf_error { return .decoded }
             default:
-                if first, !gzip, !isRaw, stream.pointee.total_out == 0 {
-                    _ = functions.end(stream)
-                    isRaw = true
-                    guard initialize() else { return .corrupt("zlib could not start raw deflate") }
-                    started = false
-                    return decode(input, output)
-                }
                 let message = stream.pointee.msg.map { String(cString: $0) } ?? "code \(code)"
                 return .corrupt("the \(gzip ? "gzip" : "deflate") body is corrupt (\(message))")
             }
