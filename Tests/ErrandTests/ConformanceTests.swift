@@ -142,9 +142,12 @@ struct ConformanceTests {
     @Test("gzip and deflate bodies are decoded", arguments: TransportKind.allCases)
     func contentDecoding(kind: TransportKind) async throws {
         struct Flags: Decodable, Sendable { var gzipped: Bool?; var deflated: Bool? }
+        // Asked for by name: URLSession on Linux otherwise asks for identity and refuses a compressed answer
+        // (HostileAnswerTests), because FoundationNetworking cannot tell a cut-off compressed body from a whole one.
         let client = try client(kind)
-        #expect(try await client.send(Request<Flags>(path: "gzip")).value.gzipped == true)
-        #expect(try await client.send(Request<Flags>(path: "deflate")).value.deflated == true)
+        let headers: HTTPHeaders = ["Accept-Encoding": "gzip, deflate"]
+        #expect(try await client.send(Request<Flags>(path: "gzip", headers: headers)).value.gzipped == true)
+        #expect(try await client.send(Request<Flags>(path: "deflate", headers: headers)).value.deflated == true)
     }
 
     @Test("basic auth passes with credentials and fails without", arguments: TransportKind.allCases)

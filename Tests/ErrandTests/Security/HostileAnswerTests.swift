@@ -69,6 +69,30 @@ struct HostileAnswerTests {
         }
     }
 
+    @Test("a whole gzip body the request did not ask for: curl decodes it, URLSession on Linux refuses it",
+        arguments: TransportKind.allCases)
+    func unrequestedCoding(kind: TransportKind) async throws {
+        let whole = try Array(#require(Data(base64Encoded: Self.gzipped)))
+        let server = try HostileServer(
+            head: ["HTTP/1.1 200 OK", "Content-Encoding: gzip", "Content-Length: \(whole.count)"], body: whole)
+        let transport = kind.make()
+        #if canImport(FoundationNetworking)
+        let refuses = kind == .urlSession
+        #else
+        let refuses = false
+        #endif
+        if refuses {
+            let error = await #expect(throws: ErrandError.self) { try await transport.send(Self.request(server)) }
+            #expect(Self.failureKind(error) == .badResponse, "\(String(describing: error))")
+            // Named by the request, the coding is FoundationNetworking's to decode.
+            var request = Self.request(server)
+            request.headers["Accept-Encoding"] = "gzip"
+            #expect(try await transport.send(request).body.count == 12_000)
+        } else {
+            #expect(try await transport.send(Self.request(server)).body.count == 12_000)
+        }
+    }
+
     @Test("a body cut short of its Content-Length is a lost connection", arguments: TransportKind.allCases)
     func cutPlainBody(kind: TransportKind) async throws {
         let server = try HostileServer(head: ["HTTP/1.1 200 OK", "Content-Length: 50000"], body: Array(repeating: 0x61, count: 17_000))

@@ -15,7 +15,10 @@ struct ResponseLimitTests {
             baseURL: try TestServer.fault.url(), transport: kind.make(), maxResponseBodySize: 1_000_000))
         let before = Self.residentBytes()
         let error = await #expect(throws: ErrandError.self) {
-            try await client.send(Request<Data>(path: "gzip-bomb/bomb-\(kind)", query: [QueryItem("mb", "64")]))
+            // gzip asked for by name, so URLSession on Linux does not refuse the answer at its head (it would,
+            // asking for identity otherwise) and the cap itself is what stops it.
+            try await client.send(Request<Data>(
+                path: "gzip-bomb/bomb-\(kind)", query: [QueryItem("mb", "64")], headers: ["Accept-Encoding": "gzip"]))
         }
         guard case .bodyTooLarge(let limit)? = error else {
             Issue.record("expected bodyTooLarge, got \(String(describing: error))")
