@@ -32,7 +32,7 @@ public final class MuseumSearchStore {
     /// The IDs being fetched, in search order.
     public private(set) var objectIDs: [Int] = []
     /// How far fetching has come: completed of total, and how many were skipped.
-    public private(set) var progress = FetchProgress(completed: 0, skipped: 0, total: 0)
+    public private(set) var progress = FanOutProgress(completed: 0, failed: 0, total: 0)
     /// IDs the collection does not have or does not serve, in the order they were reported.
     public private(set) var skippedIDs: [Int] = []
     /// The last failure, with its technical description for logs.
@@ -74,7 +74,7 @@ public final class MuseumSearchStore {
         self.slots = objects
         self.objectIDs = objects.map(\.id)
         self.matches = matches ?? objects.count
-        self.progress = FetchProgress(completed: objects.count, skipped: 0, total: objects.count)
+        self.progress = FanOutProgress(completed: objects.count, failed: 0, total: objects.count)
     }
 
     /// Cancels the running search, if any, and runs this one; returns when it has finished, failed, or been
@@ -131,7 +131,7 @@ public final class MuseumSearchStore {
         objectIDs = []
         slots = []
         skippedIDs = []
-        progress = FetchProgress(completed: 0, skipped: 0, total: 0)
+        progress = FanOutProgress(completed: 0, failed: 0, total: 0)
         lastFailure = nil
     }
 
@@ -141,7 +141,7 @@ public final class MuseumSearchStore {
             self.objectIDs = ids
             self.matches = matches
             slots = Array(repeating: nil, count: ids.count)
-            progress = FetchProgress(completed: 0, skipped: 0, total: ids.count)
+            progress = FanOutProgress(completed: 0, failed: 0, total: ids.count)
             phase = ids.isEmpty ? .finished : .fetching
         case .fetched(let object, let index, let progress):
             if slots.indices.contains(index) { slots[index] = object }
