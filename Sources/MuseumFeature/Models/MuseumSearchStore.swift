@@ -33,15 +33,18 @@ public final class MuseumSearchStore {
     public private(set) var objectIDs: [Int] = []
     /// How far fetching has come: completed of total, and how many were skipped.
     public private(set) var progress = FanOutProgress(completed: 0, failed: 0, total: 0)
-    /// IDs the collection does not have or does not serve, in the order they were reported.
-    public private(set) var skippedIDs: [Int] = []
+    /// Objects skipped, and why (the collection does not have or serve them, or sent one that could not be read):
+    /// in the order they were reported while fetching, in search order once finished.
+    public private(set) var skipped: [SkippedObject] = []
+    /// The IDs of the objects skipped, in the order of ``skipped``.
+    public var skippedIDs: [Int] { skipped.map(\.id) }
     /// The last failure, with its technical description for logs.
     public private(set) var lastFailure: MuseumFailure?
 
     /// The objects that arrived so far, in search order (not arrival order).
     public var objects: [MetObject] { slots.compactMap { $0 } }
     /// How many objects were skipped.
-    public var skippedCount: Int { skippedIDs.count }
+    public var skippedCount: Int { skipped.count }
 
     private var slots: [MetObject?] = []
     @ObservationIgnored private let client: MetClient?
@@ -130,7 +133,7 @@ public final class MuseumSearchStore {
         matches = 0
         objectIDs = []
         slots = []
-        skippedIDs = []
+        skipped = []
         progress = FanOutProgress(completed: 0, failed: 0, total: 0)
         lastFailure = nil
     }
@@ -147,11 +150,11 @@ public final class MuseumSearchStore {
             if slots.indices.contains(index) { slots[index] = object }
             self.progress = progress
         case .skipped(let skipped, let progress):
-            skippedIDs.append(skipped.id)
+            self.skipped.append(skipped)
             self.progress = progress
         case .finished(let result):
             slots = result.objects
-            skippedIDs = result.skipped.map(\.id)
+            skipped = result.skipped
             phase = .finished
         }
     }
