@@ -50,6 +50,10 @@ struct MuseumSearchStoreTests {
         #expect(store.skippedCount == 2)
         #expect(store.progress.failed == 2)
         #expect(store.phase == .finished)
+        guard case .notFound = store.skipped.first?.reason, case .notAvailable = store.skipped.last?.reason else {
+            Issue.record("each skipped object keeps why: \(store.skipped.map(\.reason))")
+            return
+        }
     }
 
     @Test("a new search cancels the previous one: a slow 'cat' never overwrites 'rhino'")
