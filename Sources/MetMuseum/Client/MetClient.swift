@@ -20,8 +20,9 @@ public struct MetClient: Sendable {
     /// The request budget: by default ``defaultBudget()``, never more than 80 starts in any second.
     ///
     /// A client made with ``init(baseURL:transport:headers:retry:rateLimiter:middleware:)`` spends it on every
-    /// request it sends, each retry included; one made with ``init(client:rateLimiter:)`` spends it on the requests
-    /// of its bulk fetches (its own middleware governs the rest). A bulk fetch that names a rate of its own is held
+    /// request it sends, each retry included; one made with ``init(client:rateLimiter:)`` or
+    /// ``init(configuration:rateLimiter:)`` spends it on the requests of its bulk fetches (its own middleware governs
+    /// the rest). A bulk fetch that names a rate of its own is held
     /// to that rate as well.
     public let rateLimiter: RateLimiter
     /// Whether ``rateLimiter`` is in the client's middleware, so that bulk fetches need not wait for it again.
