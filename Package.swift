@@ -56,8 +56,8 @@ let package = Package(
         .target(name: "RecipesFeature", dependencies: ["MealDB", "FeatureState"]),
         .target(name: "MuseumFeature", dependencies: ["MetMuseum", "FeatureState"]),
 
-        // Command-line apps and their argument parser.
-        .target(name: "CommandLine", dependencies: ["Errand"]),
+        // Command-line apps and what they share: argument parsing, output, galleries, exit codes per failure kind.
+        .target(name: "CommandLine", dependencies: ["Errand", "FeatureState"]),
         .executableTarget(name: "mealdb", dependencies: ["RecipesFeature", "CommandLine"]),
         .executableTarget(name: "met", dependencies: ["MuseumFeature", "CommandLine"]),
 
@@ -85,7 +85,9 @@ let package = Package(
         .testTarget(name: "MetMuseumTests", dependencies: ["MetMuseum", "ErrandTesting", "TestSupport"]),
         .testTarget(name: "RecipesFeatureTests", dependencies: ["RecipesFeature", "ErrandTesting", "TestSupport"]),
         .testTarget(name: "MuseumFeatureTests", dependencies: ["MuseumFeature", "ErrandTesting", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["Errand", "CommandLine", "TestSupport"]),
+        .testTarget(name: "FeatureStateTests", dependencies: ["FeatureState", "TestSupport"]),
+        .testTarget(
+            name: "CLITests", dependencies: ["Errand", "CommandLine", "RecipesFeature", "MuseumFeature", "TestSupport"]),
         // Every seed and every input that once broke a promise, replayed through the fuzz checks.
         .testTarget(name: "FuzzTests", dependencies: ["FuzzChecks"]),
     ],

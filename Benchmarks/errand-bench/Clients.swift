@@ -143,7 +143,7 @@ struct BenchClient: Sendable {
     /// Stores the file under nginx's `/cache/max-age-60/` route with one request, then measures hits of it: every
     /// measured response must come from the cache.
     private static func measureCacheHits(_ workload: Workload, cache: HTTPCache) async throws -> Measurement {
-        let client = makeClient(workload, transport: Errand.defaultTransport(), middleware: [cache])
+        let client = makeClient(workload, transport: ClientConfiguration.defaultTransport(), middleware: [cache])
         let request = Request<Data>(path: "cache/max-age-60/" + workload.size.path)
         let first = try await client.send(request)
         try workload.check(bodyLength: first.value.count, status: first.status)

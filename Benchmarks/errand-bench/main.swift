@@ -69,7 +69,7 @@ func fastestRounds(of clients: [BenchClient], on workload: Workload, rounds: Int
 
 /// The file's length, from one fetch, so every benchmarked response can be checked against it.
 func expectedLength(of url: URL) async throws -> Int {
-    let response = try await Errand.defaultTransport().send(TransportRequest(url: url, headers: ["Accept-Encoding": "identity"]))
+    let response = try await ClientConfiguration.defaultTransport().send(TransportRequest(url: url, headers: ["Accept-Encoding": "identity"]))
     guard response.status == 200 else { throw BenchError("\(url.absoluteString) answered \(response.status)") }
     return response.body.count
 }

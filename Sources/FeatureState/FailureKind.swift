@@ -1,35 +1,51 @@
 import Errand
 
-/// What kind of trouble a failure is, from the user's point of view: each feature words one sentence per kind.
+/// What kind of trouble a failure is: the one classification every front end shares.
+///
+/// The apps word one sentence per kind (``FailureWording``); the command-line tools give each kind an exit code.
+/// Errand's errors are classified here; an SDK's own errors are classified by its feature module, into these kinds.
 public enum FailureKind: String, Sendable, Hashable, CaseIterable {
-    /// No connection: refused, DNS, TLS, connection lost, or not cached while offline.
-    case offline
+    /// The service could not be reached at all: the connection was refused or its name was not found.
+    case unreachable
+    /// The connection failed on the way: TLS, a dropped connection, another failure of the transfer.
+    case connectionFailed
     /// The service did not answer in time.
     case timedOut
-    /// The service answered with an error status, is down, or blocked the requests.
-    case serverTrouble
+    /// Offline, and the answer was not in the cache.
+    case notCached
+    /// The service redirected too often, or from https to plain http.
+    case redirectRefused
     /// What was asked for does not exist or is not served.
     case notFound
-    /// The answer could not be read.
-    case invalidData
-    /// Anything else (a request that could not be made).
-    case unexpected
+    /// The service answered with an error status or is unavailable.
+    case serverError
+    /// The service's bot protection answered instead of the service (a 403 with a web page).
+    case blocked
+    /// The answer could not be read: not the expected data, cut off, or too large.
+    case invalidResponse
+    /// The request could not be made: a malformed or insecure address, a header or body that cannot be sent,
+    /// a query the service would refuse.
+    case invalidRequest
+    /// The work was cancelled; not a failure to report.
+    case cancelled
 
     /// Classifies a client error.
     public init(_ error: ErrandError) {
         switch error {
         case .transport(let failure):
             switch failure.kind {
+            case .cannotConnect, .dnsFailure: self = .unreachable
+            case .tls, .connectionLost, .other: self = .connectionFailed
             case .timedOut: self = .timedOut
-            case .badResponse: self = .invalidData
-            case .cannotConnect, .dnsFailure, .tls, .connectionLost: self = .offline
-            case .tooManyRedirects, .insecureRedirect, .other: self = .serverTrouble
+            case .tooManyRedirects, .insecureRedirect: self = .redirectRefused
+            case .badResponse: self = .invalidResponse
             }
-        case .notCached: self = .offline
-        case .unacceptableStatus(let failure): self = failure.status == 404 ? .notFound : .serverTrouble
-        case .blocked: self = .serverTrouble
-        case .decoding, .bodyTooLarge: self = .invalidData
-        case .invalidURL, .insecureURL, .invalidRequest, .cancelled: self = .unexpected
+        case .notCached: self = .notCached
+        case .unacceptableStatus(let failure): self = failure.status == 404 ? .notFound : .serverError
+        case .blocked: self = .blocked
+        case .decoding, .bodyTooLarge: self = .invalidResponse
+        case .invalidURL, .insecureURL, .invalidRequest: self = .invalidRequest
+        case .cancelled: self = .cancelled
         }
     }
 }

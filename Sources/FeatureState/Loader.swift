@@ -97,6 +97,8 @@ public protocol PresentableFailure: Error, Sendable {
     init(_ error: any Error)
     /// One sentence for the user.
     var message: String { get }
+    /// The failure as classified, for front ends that present the kind their own way (a tool's exit code).
+    var classified: ClassifiedFailure { get }
     /// Whether an error is a cancellation rather than a failure to report.
     static func isCancellation(_ error: any Error) -> Bool
 }

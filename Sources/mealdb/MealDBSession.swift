@@ -2,8 +2,11 @@ import CommandLine
 import Errand
 import Foundation
 import MealDB
+import RecipesFeature
 
-/// One run of `mealdb`: the client built from the options, and the command carried out.
+/// One run of `mealdb`: the client built from the options, and the command carried out by the recipe app's view
+/// model for it, whose settled state ``MealOutput`` renders.
+@MainActor
 struct MealDBSession {
     let context: CommandContext
     let invocation: Invocation
@@ -25,7 +28,7 @@ struct MealDBSession {
         guard !apiKey.trimmingCharacters(in: .whitespaces).isEmpty, !apiKey.contains("/") else {
             throw invocation.usageError("the API key must be a non-empty word without '/'")
         }
-        client = MealDBClient(apiKey: apiKey, client: APIClient(configuration: setup.configuration(console: console)))
+        client = MealDBClient(apiKey: apiKey, configuration: setup.configuration(console: console))
         output = MealOutput(console: console, json: context.wantsJSON)
     }
 
@@ -33,7 +36,7 @@ struct MealDBSession {
         switch invocation.command?.name {
         case "search":
             let text = try invocation.requiredArgument("TEXT")
-            let meals = try await client.search(name: text)
+            let meals = try await search(text)
             output.meals(meals, emptyMessage: "No meals found for \"\(text)\".")
             try await writeGallery(meals.map(Self.card), title: "Meals matching “\(text)”")
         case "letter":
@@ -41,38 +44,45 @@ struct MealDBSession {
             guard letter.count == 1, let character = letter.first, character.isASCII, character.isLetter else {
                 throw invocation.usageError("L must be exactly one letter from a to z, not '\(letter)'")
             }
-            let meals = try await client.meals(startingWith: letter.lowercased())
+            let meals = try await MealListModel(.firstLetter(letter.lowercased()), client: client).loadedValue()
             output.meals(meals, emptyMessage: "No meals start with \"\(letter.lowercased())\".")
         case "show":
             let id = try invocation.requiredArgument("ID")
             guard !id.isEmpty, id.allSatisfy(\.isASCII), id.allSatisfy(\.isNumber) else {
                 throw invocation.usageError("ID must be a meal's number, as 52771, not '\(id)'")
             }
-            guard let meal = try await client.meal(id: id) else {
-                throw Failure(.notFound, "TheMealDB has no meal with id \(id).")
-            }
-            output.meal(meal)
+            output.meal(try await MealDetailModel(mealID: id, client: client).loadedValue())
         case "random" where invocation.flag("selection"):
             try requirePremiumKey("random --selection")
-            output.meals(try await client.randomSelection(), emptyMessage: "TheMealDB picked no meals.")
+            let meals = try await MealListModel(.randomSelection, client: client).loadedValue()
+            output.meals(meals, emptyMessage: "TheMealDB picked no meals.")
         case "random":
-            output.meal(try await client.randomMeal())
+            output.meal(try await RandomMealModel(client: client).loadedValue())
         case "latest":
             try requirePremiumKey("latest")
-            let meals = try await client.latestMeals()
+            let meals = try await MealListModel(.latest, client: client).loadedValue()
             output.meals(meals, emptyMessage: "TheMealDB lists no new meals.")
             try await writeGallery(meals.map(Self.card), title: "The newest meals")
         case "categories":
-            output.categories(try await client.categories())
+            output.categories(try await CategoriesModel(client: client).loadedValue())
         case "areas":
-            output.areas(try await client.areas())
+            output.areas(try await AreasModel(client: client).loadedValue())
         case "ingredients":
-            output.ingredients(try await client.ingredients())
+            output.ingredients(try await IngredientsModel(client: client).loadedValue())
         case "filter":
             try await filter()
         default:
             throw invocation.usageError("missing command")
         }
+    }
+
+    /// The app's search, run once for `text`: its loaded meals, or the failure it settled on. Text that is blank
+    /// searches nothing (the app shows no results for it), which is an empty result.
+    private func search(_ text: String) async throws -> [Meal] {
+        let model = MealSearchModel(client: client, debounce: nil)
+        await model.search(text)
+        if model.state.isIdle, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return [] }
+        return try model.state.loadedValue(failure: model.lastFailure?.classified)
     }
 
     private func filter() async throws {
@@ -88,15 +98,15 @@ struct MealDBSession {
             throw invocation.usageError(problem)
         }
         if values.count > 1 { try requirePremiumKey("filter with more than one --ingredient") }
-        let meals: [MealSummary]
+        let filter: FilteredMealsModel.Filter
         switch kind {
-        case "category": meals = try await client.meals(inCategory: values[0])
-        case "area": meals = try await client.meals(inArea: values[0])
+        case "category": filter = .category(values[0])
+        case "area": filter = .area(values[0])
         default:
             // One ingredient is the free filter; several are the premium one, checked above.
-            meals = values.count > 1
-                ? try await client.meals(withIngredients: values) : try await client.meals(withIngredient: values[0])
+            filter = values.count > 1 ? .ingredients(values) : .ingredient(values[0])
         }
+        let meals = try await FilteredMealsModel(filter, client: client).loadedValue()
         let described = values.map { "\"\($0)\"" }.joined(separator: " and ")
         let kinds = values.count > 1 ? "ingredients" : kind
         output.summaries(meals, emptyMessage: "No meals found for \(kinds) \(described).")

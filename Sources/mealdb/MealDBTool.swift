@@ -4,7 +4,7 @@ import Errand
 /// The `mealdb` tool as data: its commands, options and help.
 enum MealDBTool {
     /// The package's version: the tools ship with the library.
-    static let version = Errand.version
+    static let version = ClientConfiguration.libraryVersion
 
     static let htmlOption = Option.value(
         "html", "DIR", help: "Also write a gallery (DIR/index.html and DIR/thumbnails/) that works offline.")

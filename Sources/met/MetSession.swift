@@ -2,8 +2,11 @@ import CommandLine
 import Errand
 import Foundation
 import MetMuseum
+import MuseumFeature
 
-/// One run of `met`: the client built from the options, and the command carried out.
+/// One run of `met`: the client built from the options, and the command carried out by the museum app's view model
+/// for it, whose states ``MetOutput`` renders (the search's progress while it fetches).
+@MainActor
 struct MetSession {
     let invocation: Invocation
     let console: Console
@@ -17,9 +20,7 @@ struct MetSession {
         setup = try ClientSetup(
             context: context, baseURLVariable: "MET_BASE_URL", defaultBaseURL: MetClient.defaultBaseURL,
             cacheName: "met")
-        var configuration = setup.configuration(console: console)
-        configuration.maxResponseBodySize = MetClient.maxResponseBodySize
-        client = MetClient(client: APIClient(configuration: configuration))
+        client = MetClient(configuration: setup.configuration(console: console))
         output = MetOutput(console: console, json: context.wantsJSON)
     }
 
@@ -29,13 +30,14 @@ struct MetSession {
             try await search()
         case "show":
             let id = try invocation.integerArgument("ID", in: 1...Int.max)
-            output.object(try await client.object(id: id))
+            output.object(try await ObjectDetailModel(objectID: id, client: client).loadedValue())
         case "departments":
-            output.departments(try await client.departments())
+            output.departments(try await DepartmentsModel(client: client).loadedValue())
         case "objects":
             let since = try invocation.value("since").map(Self.day)
             let departments = try invocation.integers("department", in: 1...Int.max)
-            output.objectIDs(try await client.objectIDs(updatedSince: since, departmentIDs: departments))
+            let listing = ObjectIDsModel.Listing.objects(updatedSince: since, departmentIDs: departments)
+            output.objectIDs(try await ObjectIDsModel(listing, client: client).loadedValue())
         default:
             throw invocation.usageError("missing command")
         }
@@ -45,37 +47,35 @@ struct MetSession {
         let query = try MetSearchOptions.query(from: invocation)
         let explicitLimit = try invocation.integer("limit", in: 0...100_000)
         if invocation.flag("ids-only") {
-            var found = try await client.search(query)
+            var found = try await ObjectIDsModel(.search(query), client: client).loadedValue()
             if let explicitLimit { found.ids = Array(found.ids.prefix(explicitLimit)) }
             return output.objectIDs(found)
         }
         // Without --rate the client's own budget applies: never more than 80 requests in any second.
         let rate = try invocation.positiveDecimal("rate", in: MetSearchOptions.rates)
         let concurrency = try invocation.integer("concurrency", in: 1...64) ?? 8
-        let fetch = client.searchObjects(query, limit: explicitLimit ?? 20, rate: rate, concurrency: concurrency)
-        var progress: ProgressBar?
-        var result: FetchedObjects?
-        do {
-            for try await event in fetch {
-                switch event {
-                case .started(let ids, _):
-                    progress = ProgressBar(console: console, label: "Fetching objects", total: ids.count)
-                case .fetched:
-                    progress?.advance()
-                case .skipped:
-                    progress?.advance(skipped: true)
-                case .finished(let fetched):
-                    result = fetched
-                }
-            }
-        } catch {
-            progress?.finish()
-            throw error
-        }
-        progress?.finish()
-        guard let result else { throw Failure(.interrupted, "Interrupted.") }
+        let store = MuseumSearchStore(
+            client: client, limit: explicitLimit ?? 20, rate: rate, concurrency: concurrency)
+        let progress = SearchProgress(store: store, console: console)
+        progress.follow()
+        await store.search(query)
+        progress.finish()
+        let result = try Self.outcome(of: store)
         output.search(result, text: query.text, limit: explicitLimit ?? 20)
         try await writeGallery(result, text: query.text)
+    }
+
+    /// What a settled search store shows: its objects in search order, the skipped ones and the number of matches;
+    /// or the failure it settled on, or an interruption when it went back to idle.
+    static func outcome(of store: MuseumSearchStore) throws(Failure) -> FetchedObjects {
+        switch store.phase {
+        case .finished:
+            return FetchedObjects(objects: store.objects, skipped: store.skipped, matches: store.matches)
+        case .failed(let message):
+            throw store.lastFailure.map { Failure($0.classified) } ?? Failure(.failure, message)
+        case .idle, .searching, .fetching:
+            throw Failure(.interrupted, "Interrupted.")
+        }
     }
 
     private func writeGallery(_ result: FetchedObjects, text: String) async throws {

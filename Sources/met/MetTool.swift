@@ -4,7 +4,7 @@ import Errand
 /// The `met` tool as data: its commands, options and help.
 enum MetTool {
     /// The package's version: the tools ship with the library.
-    static let version = Errand.version
+    static let version = ClientConfiguration.libraryVersion
 
     static let definition = Tool(
         name: "met", version: version,

@@ -1,6 +1,7 @@
 import CommandLine
-import MetMuseum
+import MuseumFeature
 
-await ToolMain.run(MetTool.definition, classify: { error in (error as? MetError).map(Failure.init) }) { context in
+await ToolMain.run(MetTool.definition, classify: { error in MuseumWording.classifyOwn(error).map(Failure.init) }) {
+    context in
     try await MetSession(context: context).run()
 }

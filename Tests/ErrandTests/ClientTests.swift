@@ -33,7 +33,7 @@ struct ClientTests {
         let client = client(stub: stub) { $0.headers["X-Client"] = "default" }
         _ = try await client.send(Request<Data>(path: "x", headers: ["X-Client": "override", "Accept": "text/plain"]))
         let headers = try #require(stub.requests.first?.headers)
-        #expect(headers["User-Agent"] == "Errand/\(Errand.version) (Linux)" || headers["User-Agent"]?.hasPrefix("Errand/") == true)
+        #expect(headers["User-Agent"] == "Errand/\(ClientConfiguration.libraryVersion) (Linux)" || headers["User-Agent"]?.hasPrefix("Errand/") == true)
         #expect(headers.values(for: "X-Client") == ["override"])
         #expect(headers["Accept"] == "text/plain")
     }

@@ -8,7 +8,7 @@ import Testing
 struct PlatformTests {
     @Test("the default transport is curl where libcurl is built in off Apple platforms, URLSession everywhere else")
     func defaultTransport() {
-        let transport = Errand.defaultTransport()
+        let transport = ClientConfiguration.defaultTransport()
         #if canImport(CCurl) && !canImport(Darwin)
         #expect(transport is CurlTransport)
         #else

@@ -93,3 +93,42 @@ struct MealDBClientTests {
             == "http://127.0.0.1:8080/images/ingredients/Lime-small.png")
     }
 }
+
+@Suite("MealDB: one APIClient, the key checked once")
+struct MealDBClientSetupTests {
+    let root = URL(string: "https://www.themealdb.com")!
+
+    @Test("a client given an APIClient keeps it as it is")
+    func keepsTheClient() {
+        let given = APIClient(configuration: ClientConfiguration(baseURL: root, transport: StubTransport()))
+        let mealDB = MealDBClient(apiKey: "supporter", client: given)
+        #expect(mealDB.apiClient.configuration.maxResponseBodySize == ClientConfiguration.defaultMaxResponseBodySize)
+        #expect(mealDB.apiClient.configuration.redaction.pathSegments.isEmpty)
+    }
+
+    @Test("a configuration is prepared once: the key redacted, the body limit fitted, the base URL kept")
+    func preparesTheConfiguration() {
+        let replica = URL(string: "http://127.0.0.1:8080")!
+        let mealDB = MealDBClient(
+            apiKey: "supporter", configuration: ClientConfiguration(baseURL: replica, transport: StubTransport()))
+        #expect(mealDB.baseURL == replica)
+        #expect(mealDB.apiClient.configuration.redaction.pathSegments == ["supporter"])
+        #expect(mealDB.apiClient.configuration.maxResponseBodySize == MealDBClient.maxResponseBodySize)
+        #expect(MealDBClient(apiKey: "1", configuration: ClientConfiguration(baseURL: root))
+            .apiClient.configuration.redaction.pathSegments.isEmpty, "the public test key is not a secret")
+    }
+
+    @Test("a blank key fails every request before it is sent")
+    func blankKey() async {
+        let stub = StubTransport()
+        let mealDB = MealDBClient(apiKey: "  ", configuration: ClientConfiguration(baseURL: root, transport: stub))
+        for _ in 0..<2 {
+            let error = await #expect(throws: ErrandError.self) { _ = try await mealDB.categories() }
+            guard case .invalidRequest? = error else {
+                Issue.record("expected an invalid request, got \(String(describing: error))")
+                return
+            }
+        }
+        #expect(stub.requests.isEmpty)
+    }
+}

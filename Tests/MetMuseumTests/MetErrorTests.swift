@@ -1,4 +1,5 @@
 import Errand
+import ErrandTesting
 import Foundation
 import Testing
 
@@ -47,5 +48,20 @@ struct MetErrorTests {
         #expect(notFound.isObjectSpecific && notValid.isObjectSpecific)
         #expect(!blocked.isObjectSpecific && !unavailable.isObjectSpecific)
         #expect(MetError.request(.cancelled).isCancellation)
+    }
+}
+
+@Suite("MetClient: one APIClient from a configuration or a client")
+struct MetClientSetupTests {
+    @Test("a configuration on the default body limit gets the Met's; a limit of the caller's own is kept")
+    func configuration() {
+        let root = URL(string: "https://met.example")!
+        let fitted = MetClient(configuration: ClientConfiguration(baseURL: root, transport: StubTransport()))
+        #expect(fitted.client.configuration.maxResponseBodySize == MetClient.maxResponseBodySize)
+        let own = MetClient(configuration: ClientConfiguration(
+            baseURL: root, transport: StubTransport(), maxResponseBodySize: 1_000))
+        #expect(own.client.configuration.maxResponseBodySize == 1_000)
+        let given = MetClient(client: APIClient(configuration: ClientConfiguration(baseURL: root, transport: StubTransport())))
+        #expect(given.client.configuration.maxResponseBodySize == ClientConfiguration.defaultMaxResponseBodySize)
     }
 }

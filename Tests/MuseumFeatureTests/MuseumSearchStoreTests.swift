@@ -48,8 +48,12 @@ struct MuseumSearchStoreTests {
         #expect(store.objects.map(\.id) == [1, 2])
         #expect(store.skippedIDs == [404, 405])
         #expect(store.skippedCount == 2)
-        #expect(store.progress.skipped == 2)
+        #expect(store.progress.failed == 2)
         #expect(store.phase == .finished)
+        guard case .notFound = store.skipped.first?.reason, case .notAvailable = store.skipped.last?.reason else {
+            Issue.record("each skipped object keeps why: \(store.skipped.map(\.reason))")
+            return
+        }
     }
 
     @Test("a new search cancels the previous one: a slow 'cat' never overwrites 'rhino'")
@@ -137,12 +141,12 @@ struct MuseumModelTests {
     }
 
     @Test("departments load; each failure class has its own sentence", arguments: [
-        (ErrandError.transport(TransportFailure(kind: .cannotConnect, underlying: "")), MuseumFailure.Kind.offline),
+        (ErrandError.transport(TransportFailure(kind: .cannotConnect, underlying: "")), FailureKind.unreachable),
         (.transport(TransportFailure(kind: .timedOut, underlying: "")), .timedOut),
-        (.blocked(StatusFailure(status: 403, headers: [:], body: Data(), url: nil)), .serverTrouble),
-        (.decoding(DecodingFailure(targetType: "X", codingPath: "", reason: "", body: Data(), contentType: nil)), .invalidData),
+        (.blocked(StatusFailure(status: 403, headers: [:], body: Data(), url: nil)), .blocked),
+        (.decoding(DecodingFailure(targetType: "X", codingPath: "", reason: "", body: Data(), contentType: nil)), .invalidResponse),
     ])
-    func departments(error: ErrandError, kind: MuseumFailure.Kind) async {
+    func departments(error: ErrandError, kind: FailureKind) async {
         let stub = StubTransport()
         stub.fail("departments", with: error)
         let model = DepartmentsModel(client: stubClient(stub))

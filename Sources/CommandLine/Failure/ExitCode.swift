@@ -1,3 +1,5 @@
+import FeatureState
+
 /// The exit statuses of the command-line tools; each failure class has its own.
 public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
     /// Success, including an empty result.
@@ -16,6 +18,23 @@ public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
     case invalidResponse = 6
     /// Interrupted by SIGINT (Ctrl-C).
     case interrupted = 130
+
+    /// The exit code of a kind of failure: the tools' table of failure classes.
+    ///
+    /// Wire failures, redirects refused and offline cache misses are network failures (4); not found is 3; error
+    /// statuses and bot protection are server failures (5); unreadable answers are invalid responses (6); requests
+    /// that cannot be made are usage errors (2), since on the command line they come from what the user typed;
+    /// cancellation is an interruption (130).
+    public init(_ kind: FailureKind) {
+        switch kind {
+        case .unreachable, .connectionFailed, .timedOut, .notCached, .redirectRefused: self = .network
+        case .notFound: self = .notFound
+        case .serverError, .blocked: self = .server
+        case .invalidResponse: self = .invalidResponse
+        case .invalidRequest: self = .usage
+        case .cancelled: self = .interrupted
+        }
+    }
 
     /// The table printed at the end of each tool's help.
     public static let helpTable = """

@@ -1,4 +1,5 @@
 import Errand
+import FeatureState
 import Foundation
 
 /// A failure as a command-line tool reports it: one sentence for stderr, the exit code, and the technical detail
@@ -26,35 +27,14 @@ public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         self.init(.usage, error.description)
     }
 
-    /// The failure class of an ``ErrandError``, with the error's user message.
+    /// The failure a tool reports for a classified failure: the kind's exit code (``ExitCode/init(_:)``), the
+    /// error's own sentence, and its technical description for `--verbose`.
     ///
-    /// Wire failures and offline cache misses are network failures (4); HTTP 404 is not-found (3); other status
-    /// errors, bot protection included, are server failures (5); undecodable or oversized bodies and unreadable
-    /// responses are invalid responses (6); cancellation is an interruption (130); bad URLs and requests are usage
-    /// errors (2), since on the command line they come from what the user typed. A service that cannot be reached
-    /// at all (refused, or its name not found: no network) is said so, with the way to use another server.
-    public init(_ error: ErrandError) {
-        let code: ExitCode
-        switch error {
-        case .transport(let failure) where failure.kind == .cannotConnect || failure.kind == .dnsFailure:
-            self.init(.network, Self.unreachable(failure.url), detail: error.debugDescription)
-            return
-        case .transport(let failure):
-            code = failure.kind == .badResponse ? .invalidResponse : .network
-        case .notCached:
-            code = .network
-        case .unacceptableStatus(let failure):
-            code = failure.status == 404 ? .notFound : .server
-        case .blocked:
-            code = .server
-        case .decoding, .bodyTooLarge:
-            code = .invalidResponse
-        case .invalidURL, .insecureURL, .invalidRequest:
-            code = .usage
-        case .cancelled:
-            code = .interrupted
-        }
-        self.init(code, error.userMessage, detail: error.debugDescription)
+    /// A service that cannot be reached at all (refused, or its name not found: no network) is said so, with the way
+    /// to use another server.
+    public init(_ failure: ClassifiedFailure) {
+        let message = failure.kind == .unreachable ? Self.unreachable(failure.url) : failure.reason
+        self.init(ExitCode(failure.kind), message, detail: failure.technicalDescription)
     }
 
     /// The sentence for a service that cannot be reached: which server, and how to point the tool at another one.
@@ -63,13 +43,14 @@ public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         return "Could not reach \(server); check the network connection, or point to another server with --base-url."
     }
 
-    /// Classifies any error: ``Failure`` and ``UsageError`` as they are, ``ErrandError`` by its class,
-    /// cancellation as an interruption, anything else as a general failure with its description.
+    /// Classifies any error: ``Failure`` and ``UsageError`` as they are, ``ClassifiedFailure`` and ``ErrandError``
+    /// by their kind, cancellation as an interruption, anything else as a general failure with its description.
     public static func classify(_ error: any Error) -> Failure {
         switch error {
         case let failure as Failure: return failure
         case let usage as UsageError: return Failure(usage)
-        case let errand as ErrandError: return Failure(errand)
+        case let classified as ClassifiedFailure: return Failure(classified)
+        case let errand as ErrandError: return Failure(ClassifiedFailure(errand))
         case is CancellationError: return Failure(.interrupted, "Interrupted.")
         default: return Failure(.failure, "\(error)")
         }

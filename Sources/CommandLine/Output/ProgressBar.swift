@@ -39,6 +39,15 @@ public final class ProgressBar: Sendable {
         draw(force: false)
     }
 
+    /// Shows how far the work has come: `completed` steps done, of which `skipped` were skipped.
+    public func update(completed: Int, skipped: Int) {
+        state.withLock { state in
+            state.done = completed
+            state.skipped = skipped
+        }
+        draw(force: false)
+    }
+
     /// Clears the bar's line.
     public func finish() {
         guard isActive else { return }

@@ -90,11 +90,13 @@ extension HTTPCache {
             if let etag = stored.headers["ETag"] { request.headers["If-None-Match"] = etag }
             if let lastModified = stored.headers["Last-Modified"] { request.headers["If-Modified-Since"] = lastModified }
         }
-        request.options.forwardedCacheStatus = conditional ? .revalidated : .miss
         let requestTime = Date()
         let response: TransportResponse
         do {
-            response = try await next(request)
+            let forwarded = request
+            response = try await CacheStatus.$forwarding.withValue(conditional ? .revalidated : .miss) {
+                try await next(forwarded)
+            }
         } catch let error as ErrandError {
             guard case .transport = error, let stored, allowsStaleOnError(stored) else { throw error }
             return answer(lookup, with: stored, status: .stale, context: context)

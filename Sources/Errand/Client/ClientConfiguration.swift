@@ -53,7 +53,7 @@ public struct ClientConfiguration: Sendable {
         #else
         let platform = "Swift"
         #endif
-        return "Errand/\(Errand.version) (\(platform))"
+        return "Errand/\(libraryVersion) (\(platform))"
     }()
 
     /// Creates a configuration with the defaults described on each property.
@@ -78,7 +78,7 @@ public struct ClientConfiguration: Sendable {
         ]).merging(headers)
         self.decoder = decoder
         self.encoder = encoder
-        self.transport = transport ?? Errand.defaultTransport()
+        self.transport = transport ?? Self.defaultTransport()
         self.middleware = middleware
         self.observers = observers
         self.redaction = redaction
@@ -90,10 +90,9 @@ public struct ClientConfiguration: Sendable {
     }
 }
 
-/// Library-wide facts.
-public enum Errand {
+extension ClientConfiguration {
     /// The library's version, as sent in the default `User-Agent`.
-    public static let version = "0.1.0"
+    public static let libraryVersion = "0.1.0"
 
     /// The transport used when a configuration names none, shared by every client that names none.
     ///

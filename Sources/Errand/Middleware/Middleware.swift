@@ -4,10 +4,10 @@
 /// Each calls `next` to pass the request on (zero, one or several times).
 ///
 /// ```swift
-/// struct APIKey: Middleware {
+/// struct TraceHeader: Middleware {
 ///     func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws -> TransportResponse {
 ///         var request = request
-///         request.headers["X-API-Key"] = "…"
+///         request.headers["X-Trace"] = UUID().uuidString
 ///         return try await next(request)
 ///     }
 /// }

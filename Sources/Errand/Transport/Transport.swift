@@ -182,20 +182,6 @@ public struct TransportResponse: Sendable {
     }
 }
 
-/// How the HTTP cache took part in a response.
-public enum CacheStatus: String, Sendable, Hashable, CaseIterable {
-    /// No cache was consulted.
-    case notUsed = "none"
-    /// The cache had nothing usable; the response came from the network (and may have been stored).
-    case miss
-    /// Served from the cache without contacting the server.
-    case hit
-    /// The server confirmed the cached entry (304) and the cached body was served.
-    case revalidated
-    /// A stale entry was served because the network failed (`stale-if-error`) or the request allowed it.
-    case stale
-}
-
 /// Timings and sizes of one transfer. Durations a transport cannot measure are `nil`.
 public struct TransferMetrics: Sendable, Hashable {
     /// Time to resolve the host name.

@@ -35,38 +35,49 @@ public struct MealDBClient: Sendable {
     public let apiClient: APIClient
     /// The key requests carry in their path.
     let apiKey: String
+    /// The path below the server root every endpoint is under, worked out from the key once: a blank key fails
+    /// every request with ``ErrandError/invalidRequest(_:)``.
+    private let apiPath: Result<[String], ErrandError>
 
-    /// Creates a client for a server root (TheMealDB itself by default, or a replica).
+    /// Creates a client for a server root (TheMealDB itself by default, or a replica), with the one ``APIClient`` it
+    /// builds from `configuration`.
     ///
     /// - Parameters:
     ///   - apiKey: `"1"` for the public test API, or a supporter's key for the v2 API.
-    ///   - baseURL: The server root, without the `/api/json/…` path.
-    ///   - configuration: Transport, middleware, observers, timeouts…; its base URL is replaced by `baseURL`, and the
-    ///     key is added to its redaction rules.
+    ///   - baseURL: The server root, without the `/api/json/…` path; `nil` keeps the configuration's, or TheMealDB's
+    ///     without a configuration.
+    ///   - configuration: Transport, middleware, observers, timeouts…; prepared by
+    ///     ``configuration(_:apiKey:)`` (the key redacted, the body limit fitted to the API).
     public init(
-        apiKey: String = MealDBClient.testAPIKey, baseURL: URL = MealDBClient.defaultBaseURL,
-        configuration: ClientConfiguration? = nil
+        apiKey: String = MealDBClient.testAPIKey, baseURL: URL? = nil, configuration: ClientConfiguration? = nil
     ) {
-        var configuration = configuration ?? ClientConfiguration(baseURL: baseURL)
-        configuration.baseURL = baseURL
-        self.init(apiKey: apiKey, client: APIClient(configuration: configuration))
+        var configuration = configuration ?? ClientConfiguration(baseURL: baseURL ?? Self.defaultBaseURL)
+        if let baseURL { configuration.baseURL = baseURL }
+        self.init(apiKey: apiKey, client: APIClient(configuration: Self.configuration(configuration, apiKey: apiKey)))
     }
 
-    /// Creates a client on an existing ``APIClient`` whose base URL is the server root.
+    /// Creates a client on an existing ``APIClient`` whose base URL is the server root, and keeps it as it is.
     ///
-    /// The key is added to a copy of the client's redaction rules, and a configuration that kept the default body
-    /// limit gets ``maxResponseBodySize`` instead.
+    /// The client's redaction rules should hide a supporter's key and its body limit should suit the API:
+    /// build it from ``configuration(_:apiKey:)``, or use ``init(apiKey:baseURL:configuration:)``.
     public init(apiKey: String = MealDBClient.testAPIKey, client: APIClient) {
-        var configuration = client.configuration
+        self.apiClient = client
+        self.apiKey = apiKey
+        self.apiPath = Self.path(forKey: apiKey)
+    }
+
+    /// A configuration prepared for TheMealDB: a supporter's key added to its redaction rules, and
+    /// ``maxResponseBodySize`` instead of the default body limit (a limit of the caller's own is kept).
+    public static func configuration(_ configuration: ClientConfiguration, apiKey: String) -> ClientConfiguration {
+        var configuration = configuration
         if configuration.maxResponseBodySize == ClientConfiguration.defaultMaxResponseBodySize {
-            configuration.maxResponseBodySize = Self.maxResponseBodySize
+            configuration.maxResponseBodySize = maxResponseBodySize
         }
         // The test key "1" is public, and masking every "1" in reported URLs and messages would garble them.
-        if apiKey != Self.testAPIKey {
+        if apiKey != testAPIKey {
             configuration.redaction.pathSegments.insert(apiKey)
         }
-        self.apiClient = APIClient(configuration: configuration)
-        self.apiKey = apiKey
+        return configuration
     }
 
     /// The server root requests go to.
@@ -160,14 +171,15 @@ public struct MealDBClient: Sendable {
     private func send<Item: APIRepresentable>(
         _ endpoint: String, _ query: [QueryItem]
     ) async throws(ErrandError) -> Response<APIList<Item>> {
-        try await apiClient.send(Request<APIList<Item>>(segments: try apiPath() + [endpoint], query: query))
+        try await apiClient.send(Request<APIList<Item>>(segments: try apiPath.get() + [endpoint], query: query))
     }
 
     /// `api/json/v1/1` for the test key, `api/json/v2/{key}` otherwise.
-    private func apiPath() throws(ErrandError) -> [String] {
+    private static func path(forKey apiKey: String) -> Result<[String], ErrandError> {
         guard !apiKey.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw .invalidRequest("the TheMealDB API key is empty; use \"\(Self.testAPIKey)\" for the public test API.")
+            return .failure(.invalidRequest(
+                "the TheMealDB API key is empty; use \"\(testAPIKey)\" for the public test API."))
         }
-        return apiKey == Self.testAPIKey ? ["api", "json", "v1", apiKey] : ["api", "json", "v2", apiKey]
+        return .success(apiKey == testAPIKey ? ["api", "json", "v1", apiKey] : ["api", "json", "v2", apiKey])
     }
 }

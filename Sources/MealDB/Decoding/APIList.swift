@@ -13,9 +13,9 @@ struct APIList<Item: APIRepresentable>: Decodable, Sendable {
     let items: [Item]
 
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: APIKey.self)
-        guard let key = [APIKey("meals"), APIKey("categories")].first(where: container.contains) else {
-            throw DecodingError.keyNotFound(APIKey("meals"), DecodingError.Context(
+        let container = try decoder.container(keyedBy: FieldKey.self)
+        guard let key = [FieldKey("meals"), FieldKey("categories")].first(where: container.contains) else {
+            throw DecodingError.keyNotFound(FieldKey("meals"), DecodingError.Context(
                 codingPath: decoder.codingPath, debugDescription: "The body has neither \"meals\" nor \"categories\"."))
         }
         if try container.decodeNil(forKey: key) {

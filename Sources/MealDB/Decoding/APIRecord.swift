@@ -9,7 +9,7 @@ struct APIRecord: Decodable, Sendable {
     let codingPath: [any CodingKey]
 
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: APIKey.self)
+        let container = try decoder.container(keyedBy: FieldKey.self)
         var fields: [String: String] = [:]
         for key in container.allKeys {
             do {
@@ -40,7 +40,7 @@ struct APIRecord: Decodable, Sendable {
     /// A field that must be there with some text: ids and names.
     func required(_ name: String) throws -> String {
         guard let value = text(name) else {
-            throw DecodingError.keyNotFound(APIKey(name), DecodingError.Context(
+            throw DecodingError.keyNotFound(FieldKey(name), DecodingError.Context(
                 codingPath: codingPath, debugDescription: "\(name) is missing, null or empty."))
         }
         return value
@@ -48,7 +48,7 @@ struct APIRecord: Decodable, Sendable {
 }
 
 /// A JSON key known only at run time (the API's numbered fields).
-struct APIKey: CodingKey, Sendable {
+struct FieldKey: CodingKey, Sendable {
     let stringValue: String
     let intValue: Int?
 

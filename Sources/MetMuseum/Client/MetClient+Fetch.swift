@@ -24,8 +24,8 @@ extension MetClient {
 
     /// Searches, then fetches the first `limit` matching objects, as one cancellable fetch.
     ///
-    /// A new call on the same client (or a copy of it) cancels the fetch of the previous one, search included: only
-    /// the latest search keeps running. The ``ObjectFetchEvent/started(ids:matches:)`` event carries the search's
+    /// Each call is a fetch of its own: an app that searches as the user types cancels the previous fetch itself
+    /// (``ObjectFetch/cancel()``), as the museum feature's search store does. The ``ObjectFetchEvent/started(ids:matches:)`` event carries the search's
     /// total as `matches`. An empty search finishes with no objects.
     ///
     /// - Parameters:
@@ -35,7 +35,7 @@ extension MetClient {
     ///   - concurrency: as for ``objects(ids:rate:concurrency:)``.
     public func searchObjects(_ query: SearchQuery, limit: Int = 30, rate: Double? = nil, concurrency: Int = 8) -> ObjectFetch {
         let client = self
-        let fetch = ObjectFetch(
+        return ObjectFetch(
             plan: { () throws(MetError) in
                 try Self.validate(rate: rate, concurrency: concurrency)
                 guard limit >= 0 else { throw .invalidQuery("the limit must not be negative, not \(limit).") }
@@ -43,8 +43,6 @@ extension MetClient {
                 return (Array(found.ids.prefix(limit)), found.total)
             },
             fetch: fetcher(), rateLimiter: limiter(for: rate), concurrency: concurrency)
-        latestSearch.replace(with: fetch)
-        return fetch
     }
 
     private func fetcher() -> ObjectFetch.FetchOne {

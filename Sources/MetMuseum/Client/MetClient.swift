@@ -20,14 +20,13 @@ public struct MetClient: Sendable {
     /// The request budget: by default ``defaultBudget()``, never more than 80 starts in any second.
     ///
     /// A client made with ``init(baseURL:transport:headers:retry:rateLimiter:middleware:)`` spends it on every
-    /// request it sends, each retry included; one made with ``init(client:rateLimiter:)`` spends it on the requests
-    /// of its bulk fetches (its own middleware governs the rest). A bulk fetch that names a rate of its own is held
+    /// request it sends, each retry included; one made with ``init(client:rateLimiter:)`` or
+    /// ``init(configuration:rateLimiter:)`` spends it on the requests of its bulk fetches (its own middleware governs
+    /// the rest). A bulk fetch that names a rate of its own is held
     /// to that rate as well.
     public let rateLimiter: RateLimiter
     /// Whether ``rateLimiter`` is in the client's middleware, so that bulk fetches need not wait for it again.
     let budgetsEveryRequest: Bool
-    /// The fetch of the latest ``searchObjects(_:limit:rate:concurrency:)``, cancelled by the next one.
-    let latestSearch = LatestSearch()
 
     /// The largest answer a client made with ``init(baseURL:transport:headers:retry:rateLimiter:middleware:)``
     /// accepts: 16 MB. The Met's largest answers, the lists of every object ID, are a few MB.
@@ -57,9 +56,23 @@ public struct MetClient: Sendable {
             rateLimiter: rateLimiter, budgetsEveryRequest: true)
     }
 
+    /// Creates a client with the one ``APIClient`` it builds from `configuration`, whose base URL is the Met's server
+    /// root.
+    ///
+    /// A configuration that kept the default body limit gets ``maxResponseBodySize``. Its middleware is used as is,
+    /// as with ``init(client:rateLimiter:)``.
+    public init(configuration: ClientConfiguration, rateLimiter: RateLimiter = MetClient.defaultBudget()) {
+        var configuration = configuration
+        if configuration.maxResponseBodySize == ClientConfiguration.defaultMaxResponseBodySize {
+            configuration.maxResponseBodySize = Self.maxResponseBodySize
+        }
+        self.init(client: APIClient(configuration: configuration), rateLimiter: rateLimiter)
+    }
+
     /// Creates a client on a configured Errand client whose base URL is the Met's server root.
     ///
-    /// The client's own body limit applies (``maxResponseBodySize`` suits the Met). Its own middleware is used as is: add ``RetryMiddleware`` there to retry 503s. Bulk fetches wait for
+    /// The client is kept as it is: its own body limit applies (``maxResponseBodySize`` suits the Met), and its own
+    /// middleware is used as is: add ``RetryMiddleware`` there to retry 503s. Bulk fetches wait for
     /// `rateLimiter` before each request; single calls (``object(id:)``, ``search(_:)``) do not.
     public init(client: APIClient, rateLimiter: RateLimiter = MetClient.defaultBudget()) {
         self.init(client: client, rateLimiter: rateLimiter, budgetsEveryRequest: false)

@@ -14,13 +14,13 @@ struct FetchRun: Sendable {
     struct Tally {
         var objects: [MetObject?]
         var skipped: [SkippedObject] = []
-        var progress: FetchProgress
+        var progress: FanOutProgress
         /// The first failure that stopped the fetch.
         var stop: MetError?
 
         init(count: Int) {
             objects = Array(repeating: nil, count: count)
-            progress = FetchProgress(completed: 0, skipped: 0, total: count)
+            progress = FanOutProgress(completed: 0, failed: 0, total: count)
         }
     }
 
@@ -73,7 +73,7 @@ struct FetchRun: Sendable {
                 continuation.yield(.fetched(object, index: index, progress: tally.progress))
             case .failure(let reason):
                 let skipped = SkippedObject(id: id, index: index, reason: reason)
-                tally.progress.skipped += 1
+                tally.progress.failed += 1
                 tally.skipped.append(skipped)
                 continuation.yield(.skipped(skipped, progress: tally.progress))
             }

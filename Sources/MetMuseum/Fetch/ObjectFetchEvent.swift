@@ -1,44 +1,26 @@
+import Errand
+
 /// What happens during a bulk fetch, in the order it happens. See ``ObjectFetch``.
+///
+/// Progress is the fan-out's own ``FanOutProgress``: `completed` of `total` IDs, of which `failed` were skipped.
 public enum ObjectFetchEvent: Sendable {
     /// The fetch knows what it will fetch: `ids` in order, and how many objects matched (a search's total; the
     /// number of IDs for a plain bulk fetch). Always the first event.
     case started(ids: [Int], matches: Int)
     /// One object arrived; `index` is its position in the IDs. Objects arrive in completion order, not ID order.
-    case fetched(MetObject, index: Int, progress: FetchProgress)
+    case fetched(MetObject, index: Int, progress: FanOutProgress)
     /// One ID was skipped: the Met has no such object, does not serve it, or sent one that could not be read.
-    case skipped(SkippedObject, progress: FetchProgress)
+    case skipped(SkippedObject, progress: FanOutProgress)
     /// Every ID is done; the objects are in the IDs' order. Always the last event of a fetch that was not stopped.
     case finished(FetchedObjects)
 
     /// The progress after this event, if it reports one.
-    public var progress: FetchProgress? {
+    public var progress: FanOutProgress? {
         switch self {
         case .fetched(_, _, let progress), .skipped(_, let progress): return progress
         case .started, .finished: return nil
         }
     }
-}
-
-/// How far a bulk fetch has come: "`completed` of `total`".
-public struct FetchProgress: Sendable, Hashable {
-    /// IDs done, fetched or skipped.
-    public var completed: Int
-    /// Of those, how many were skipped.
-    public var skipped: Int
-    /// IDs in all.
-    public var total: Int
-
-    /// Creates a progress value.
-    public init(completed: Int, skipped: Int, total: Int) {
-        self.completed = completed
-        self.skipped = skipped
-        self.total = total
-    }
-
-    /// Objects fetched.
-    public var fetched: Int { completed - skipped }
-    /// Whether every ID is done.
-    public var isFinished: Bool { completed == total }
 }
 
 /// An ID a bulk fetch skipped, and why.

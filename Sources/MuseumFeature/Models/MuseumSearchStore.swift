@@ -32,16 +32,19 @@ public final class MuseumSearchStore {
     /// The IDs being fetched, in search order.
     public private(set) var objectIDs: [Int] = []
     /// How far fetching has come: completed of total, and how many were skipped.
-    public private(set) var progress = FetchProgress(completed: 0, skipped: 0, total: 0)
-    /// IDs the collection does not have or does not serve, in the order they were reported.
-    public private(set) var skippedIDs: [Int] = []
+    public private(set) var progress = FanOutProgress(completed: 0, failed: 0, total: 0)
+    /// Objects skipped, and why (the collection does not have or serve them, or sent one that could not be read):
+    /// in the order they were reported while fetching, in search order once finished.
+    public private(set) var skipped: [SkippedObject] = []
+    /// The IDs of the objects skipped, in the order of ``skipped``.
+    public var skippedIDs: [Int] { skipped.map(\.id) }
     /// The last failure, with its technical description for logs.
     public private(set) var lastFailure: MuseumFailure?
 
     /// The objects that arrived so far, in search order (not arrival order).
     public var objects: [MetObject] { slots.compactMap { $0 } }
     /// How many objects were skipped.
-    public var skippedCount: Int { skippedIDs.count }
+    public var skippedCount: Int { skipped.count }
 
     private var slots: [MetObject?] = []
     @ObservationIgnored private let client: MetClient?
@@ -74,7 +77,7 @@ public final class MuseumSearchStore {
         self.slots = objects
         self.objectIDs = objects.map(\.id)
         self.matches = matches ?? objects.count
-        self.progress = FetchProgress(completed: objects.count, skipped: 0, total: objects.count)
+        self.progress = FanOutProgress(completed: objects.count, failed: 0, total: objects.count)
     }
 
     /// Cancels the running search, if any, and runs this one; returns when it has finished, failed, or been
@@ -130,8 +133,8 @@ public final class MuseumSearchStore {
         matches = 0
         objectIDs = []
         slots = []
-        skippedIDs = []
-        progress = FetchProgress(completed: 0, skipped: 0, total: 0)
+        skipped = []
+        progress = FanOutProgress(completed: 0, failed: 0, total: 0)
         lastFailure = nil
     }
 
@@ -141,17 +144,17 @@ public final class MuseumSearchStore {
             self.objectIDs = ids
             self.matches = matches
             slots = Array(repeating: nil, count: ids.count)
-            progress = FetchProgress(completed: 0, skipped: 0, total: ids.count)
+            progress = FanOutProgress(completed: 0, failed: 0, total: ids.count)
             phase = ids.isEmpty ? .finished : .fetching
         case .fetched(let object, let index, let progress):
             if slots.indices.contains(index) { slots[index] = object }
             self.progress = progress
         case .skipped(let skipped, let progress):
-            skippedIDs.append(skipped.id)
+            self.skipped.append(skipped)
             self.progress = progress
         case .finished(let result):
             slots = result.objects
-            skippedIDs = result.skipped.map(\.id)
+            skipped = result.skipped
             phase = .finished
         }
     }

@@ -169,7 +169,7 @@ struct CurlBodyTests {
     @Test("the client's default transport on Linux is curl")
     func defaultTransport() {
         #if os(Linux)
-        #expect(Errand.defaultTransport() is CurlTransport)
+        #expect(ClientConfiguration.defaultTransport() is CurlTransport)
         #endif
     }
 }

@@ -1,9 +1,4 @@
 @_exported import FeatureState
 
-/// Where a screen's data stands (shared by the feature modules).
-public typealias LoadState = FeatureState.LoadState
-
 /// Drives one ``LoadState`` through loading, refreshing and retrying, presenting failures as ``RecipeFailure``.
 public typealias Loader<Value: Sendable> = FeatureState.Loader<Value, RecipeFailure>
-
-extension RecipeFailure: PresentableFailure {}

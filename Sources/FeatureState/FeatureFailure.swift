@@ -1,0 +1,55 @@
+import Errand
+
+/// How one feature speaks of failures: a sentence for every ``FailureKind``, and the classification of its SDK's
+/// own errors.
+public protocol FailureWording: Sendable {
+    /// The sentence the feature's screens show for a kind of failure.
+    static func sentence(for kind: FailureKind) -> String
+    /// Classifies an error of the feature's SDK that is not an ``ErrandError``; `nil` for any other error.
+    static func classifyOwn(_ error: any Error) -> ClassifiedFailure?
+}
+
+extension FailureWording {
+    /// Nothing beyond Errand's errors: an SDK that throws only ``ErrandError``.
+    public static func classifyOwn(_ error: any Error) -> ClassifiedFailure? { nil }
+}
+
+/// A failure as a feature's screens present it: the classified failure, worded by the feature.
+public struct FeatureFailure<Wording: FailureWording>: PresentableFailure, Hashable, CustomStringConvertible {
+    /// The failure, classified.
+    public var classified: ClassifiedFailure
+
+    /// Wraps a classified failure.
+    public init(_ classified: ClassifiedFailure) {
+        self.classified = classified
+    }
+
+    /// A failure of a kind, with its technical description (the error's own sentence is the feature's).
+    public init(kind: FailureKind, technicalDescription: String) {
+        self.init(ClassifiedFailure(
+            kind: kind, reason: Wording.sentence(for: kind), technicalDescription: technicalDescription))
+    }
+
+    /// Classifies any error a fetch threw: Errand's, the feature's SDK's, or one of these.
+    public init(_ error: any Error) {
+        if let failure = error as? Self {
+            self = failure
+        } else {
+            self.init(ClassifiedFailure(error, classifyingOwn: Wording.classifyOwn))
+        }
+    }
+
+    /// What kind of trouble it is.
+    public var kind: FailureKind { classified.kind }
+    /// The technical description, for logs (never shown to the user).
+    public var technicalDescription: String { classified.technicalDescription }
+    /// One sentence for the user.
+    public var message: String { Wording.sentence(for: kind) }
+    /// The user's sentence.
+    public var description: String { message }
+
+    /// Whether an error is a cancellation rather than a failure to report.
+    public static func isCancellation(_ error: any Error) -> Bool {
+        Self(error).kind == .cancelled
+    }
+}
