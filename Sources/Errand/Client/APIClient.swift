@@ -129,6 +129,9 @@ public struct APIClient: Sendable {
                 body = .data(data)
             case .file(let file):
                 body = .file(file)
+            case .multipart(let multipart):
+                if let problem = multipart.problem { throw .invalidRequest(problem) }
+                body = .multipart(multipart)
             case .json(let encode):
                 do {
                     body = .data(try encode(configuration.encoder))

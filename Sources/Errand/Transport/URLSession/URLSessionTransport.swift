@@ -56,8 +56,11 @@ public final class URLSessionTransport: Transport {
         _ request: TransportRequest, redirectsSoFar: Int
     ) async throws -> (TransportResponse, URLSessionExchange) {
         try Task.checkCancellation()
-        let urlRequest = Self.makeURLRequest(request)
-        let exchange = URLSessionExchange(request: request, urlRequest: urlRequest, redirectsSoFar: redirectsSoFar)
+        var urlRequest = Self.makeURLRequest(request)
+        let multipart = try Self.multipartStream(request.body, into: &urlRequest)
+        let exchange = URLSessionExchange(
+            request: request, urlRequest: urlRequest, redirectsSoFar: redirectsSoFar,
+            multipartLength: multipart?.length)
         let task: URLSessionTask
         if case .file(let file) = request.body {
             task = session.uploadTask(with: urlRequest, fromFile: file)
@@ -65,7 +68,37 @@ public final class URLSessionTransport: Transport {
             task = session.dataTask(with: urlRequest)
         }
         delegate.register(exchange, for: task)
-        let response = try await withTaskCancellationHandler {
+        do {
+            let response = try await run(task, exchange, request)
+            if let failure = multipart?.stream.failure { throw failure }
+            return (response, exchange)
+        } catch {
+            // A multipart file that changed mid-upload stopped the stream: that, not URLSession's view of it, is why.
+            throw multipart?.stream.failure ?? error
+        }
+    }
+
+    /// Opens a multipart body's files and sets it as the request's body stream; `nil` for other bodies.
+    private static func multipartStream(
+        _ body: TransportBody, into urlRequest: inout URLRequest
+    ) throws(ErrandError) -> (stream: MultipartInputStream, length: Int?)? {
+        guard case .multipart(let multipart) = body else { return nil }
+        let reader = try MultipartReader.open(multipart)
+        let stream = MultipartInputStream(reader)
+        urlRequest.httpBodyStream = stream
+        #if !canImport(FoundationNetworking)
+        // Apple's URLSession sends a stream body with the length it is given; FoundationNetworking always goes chunked.
+        if let length = reader.contentLength {
+            urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
+        }
+        #endif
+        return (stream, reader.contentLength)
+    }
+
+    private func run(
+        _ task: URLSessionTask, _ exchange: URLSessionExchange, _ request: TransportRequest
+    ) async throws -> TransportResponse {
+        try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard exchange.start(continuation) else { return }
                 if let total = request.timeouts.total {
@@ -77,7 +110,6 @@ public final class URLSessionTransport: Transport {
             exchange.fail(.cancelled)
             task.cancel()
         }
-        return (response, exchange)
     }
 
     static func makeURLRequest(_ request: TransportRequest) -> URLRequest {
