@@ -16,12 +16,13 @@ Python standard library only; listens on 127.0.0.1. The body is parsed while it 
 `name` and `filename` are the Content-Disposition parameters as HTML's form encoding writes them: the quoted string
 taken as is (no backslash escapes), with %22, %0D and %0A turned back into '"', CR and LF.
 
-    python3 Tests/Servers/upload_server.py --port 8083
+    python3 Tests/Servers/upload_server.py --port 8083      (--port 0: a free port, named on the first line)
 """
 import argparse
 import base64
 import hashlib
 import json
+import signal
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 CHUNK = 256 * 1024
@@ -302,12 +303,17 @@ class Server(ThreadingHTTPServer):
 
 
 def main():
+    # A parent that blocked SIGTERM in its threads (Foundation's Process spawning from a Dispatch thread) passes the
+    # mask on; unblock it so that stopping the server works.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8083)
     parser.add_argument("--log", help="accepted for the test harness; this server keeps no request log")
     args = parser.parse_args()
     server = Server(("127.0.0.1", args.port), Handler)
-    print(f"upload server on http://127.0.0.1:{args.port}", flush=True)
+    # With --port 0 the system picks the port; the first line says which (errand-bench reads it).
+    print(f"upload server on http://127.0.0.1:{server.server_address[1]}", flush=True)
     server.serve_forever()
 
 
