@@ -151,7 +151,9 @@ enum UploadBenchmark {
     /// A file of `megabytes` MiB of varied bytes (not zeros, so nothing along the way can take a shortcut).
     private static func makeFile(megabytes: Int) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("errand-upload-\(UUID().uuidString).bin")
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw BenchError("cannot create \(url.path)")
+        }
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         var block = Data(count: 1 << 20)

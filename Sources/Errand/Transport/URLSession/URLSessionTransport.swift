@@ -17,10 +17,18 @@ public final class URLSessionTransport: Transport {
 
     private let session: URLSession
     private let delegate: SessionDelegate
+    /// How multipart bodies reach URLSession (``MultipartDelivery``).
+    let multipartDelivery: MultipartDelivery
 
     /// Creates a transport over a new session made from `configuration` (copied; cookies and `URLCache` are
     /// switched off, and the session's delegate is this transport's).
-    public init(configuration: URLSessionConfiguration = .default) {
+    public convenience init(configuration: URLSessionConfiguration = .default) {
+        self.init(configuration: configuration, multipartDelivery: .platformDefault)
+    }
+
+    /// A transport that hands multipart bodies to URLSession as `multipartDelivery` says (tests try both on Linux).
+    init(configuration: URLSessionConfiguration, multipartDelivery: MultipartDelivery) {
+        self.multipartDelivery = multipartDelivery
         let configuration = configuration
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -57,42 +65,28 @@ public final class URLSessionTransport: Transport {
     ) async throws -> (TransportResponse, URLSessionExchange) {
         try Task.checkCancellation()
         var urlRequest = Self.makeURLRequest(request)
-        let multipart = try Self.multipartStream(request.body, into: &urlRequest)
+        let multipart = try await PreparedMultipart.prepare(request.body, into: &urlRequest, as: multipartDelivery)
+        defer { multipart?.cleanUp() }
         let exchange = URLSessionExchange(
             request: request, urlRequest: urlRequest, redirectsSoFar: redirectsSoFar,
             multipartLength: multipart?.length)
         let task: URLSessionTask
         if case .file(let file) = request.body {
             task = session.uploadTask(with: urlRequest, fromFile: file)
+        } else if let spooled = multipart?.file {
+            task = session.uploadTask(with: urlRequest, fromFile: spooled)
         } else {
             task = session.dataTask(with: urlRequest)
         }
         delegate.register(exchange, for: task)
         do {
             let response = try await run(task, exchange, request)
-            if let failure = multipart?.stream.failure { throw failure }
+            if let failure = multipart?.failure { throw failure }
             return (response, exchange)
         } catch {
             // A multipart file that changed mid-upload stopped the stream: that, not URLSession's view of it, is why.
-            throw multipart?.stream.failure ?? error
+            throw multipart?.failure ?? error
         }
-    }
-
-    /// Opens a multipart body's files and sets it as the request's body stream; `nil` for other bodies.
-    private static func multipartStream(
-        _ body: TransportBody, into urlRequest: inout URLRequest
-    ) throws(ErrandError) -> (stream: MultipartInputStream, length: Int?)? {
-        guard case .multipart(let multipart) = body else { return nil }
-        let reader = try MultipartReader.open(multipart)
-        let stream = MultipartInputStream(reader)
-        urlRequest.httpBodyStream = stream
-        #if !canImport(FoundationNetworking)
-        // Apple's URLSession sends a stream body with the length it is given; FoundationNetworking always goes chunked.
-        if let length = reader.contentLength {
-            urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
-        }
-        #endif
-        return (stream, reader.contentLength)
     }
 
     private func run(
