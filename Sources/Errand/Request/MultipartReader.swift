@@ -11,9 +11,9 @@ import Darwin
 /// Reads a ``MultipartBody`` as the bytes of its wire form, in whatever pieces a transport asks for, streaming files
 /// from disk: the memory it holds is the in-memory parts and a few bytes per file, whatever the files' sizes.
 ///
-/// Every file is opened and measured by ``open(_:)``, so a missing, unreadable or special file fails before anything is
-/// sent, and ``contentLength`` is known up front when every file is a regular one (a pipe or a device has no size:
-/// then it is `nil` and the body goes chunked). While reading, a file that ends early or grows past its measured size,
+/// Every file is opened and measured by ``open(_:)``, so a missing or unreadable file, a folder, a pipe or a device (whose
+/// size cannot be known, and whose opening could block) fails before anything is sent, and ``contentLength`` is known
+/// up front. While reading, a file that ends early or grows past its measured size,
 /// or whose bytes contain the boundary, stops the body with ``ErrandError/invalidRequest(_:)``: the bytes handed out
 /// never claim a length they do not have, and never hold a delimiter inside a part.
 ///
@@ -37,8 +37,8 @@ final class MultipartReader {
 
     private let segments: [Segment]
     private var state: State
-    /// The body's length, when every file is a regular file.
-    let contentLength: Int?
+    /// The body's length in bytes.
+    let contentLength: Int
     /// Bytes handed out so far.
     private(set) var bytesRead = 0
 
@@ -63,16 +63,12 @@ final class MultipartReader {
 
     private init(segments: [Segment]) {
         self.segments = segments
-        var total = 0
-        var known = true
-        for segment in segments {
+        contentLength = segments.reduce(0) { total, segment in
             switch segment {
-            case .bytes(let data): total += data.count
-            case .file(let file):
-                if let size = file.size { total += size } else { known = false }
+            case .bytes(let data): total + data.count
+            case .file(let file): total + file.size
             }
         }
-        contentLength = known ? total : nil
         state = segments.isEmpty ? .finished : .reading(index: 0, offset: 0)
     }
 
@@ -124,7 +120,8 @@ final class MultipartReader {
 }
 
 // The system calls, named apart from the reader's own methods.
-private func openForReading(_ path: String) -> Int32 { open(path, O_RDONLY) }
+// Without blocking: opening a pipe nobody writes to would wait (it is refused once open); regular files read as usual.
+private func openForReading(_ path: String) -> Int32 { open(path, O_RDONLY | O_NONBLOCK) }
 private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(descriptor, buffer, count) }
 
 /// One part's file, open for reading: its measured size, the bytes read, and the last bytes kept to find a boundary
@@ -132,8 +129,8 @@ private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _
 private final class FileSource {
     private let descriptor: Int32
     private let path: String
-    /// The size measured when opened; `nil` for a pipe or a device.
-    let size: Int?
+    /// The size measured when opened.
+    let size: Int
     private var offset = 0
     private let boundary: [UInt8]
     /// The last `boundary.count - 1` bytes read (fewer at the start).
@@ -159,7 +156,8 @@ private final class FileSource {
             close(descriptor)
             throw .invalidRequest("the multipart file \(url.path) is a folder.")
         default:
-            size = nil
+            close(descriptor)
+            throw .invalidRequest("the multipart file \(url.path) is not a regular file, so its size cannot be known.")
         }
         self.descriptor = descriptor
         self.boundary = boundary
@@ -172,7 +170,7 @@ private final class FileSource {
     /// Reads the next bytes of the file into `buffer` (never past its measured size); 0 at its end.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(ErrandError) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
-        let wanted = size.map { min(buffer.count, $0 - offset) } ?? buffer.count
+        let wanted = min(buffer.count, size - offset)
         if wanted == 0 {
             try checkEnded()
             return 0
@@ -182,7 +180,7 @@ private final class FileSource {
         guard count >= 0 else {
             throw .invalidRequest("the multipart file \(path) could not be read (\(String(cString: strerror(errno)))).")
         }
-        if count == 0, let size {
+        if count == 0 {
             throw .invalidRequest(
                 "the multipart file \(path) changed size during the upload: it ended after \(offset) of its \(size) bytes.")
         }
@@ -198,7 +196,7 @@ private final class FileSource {
         repeat { count = readBytes(descriptor, &byte, 1) } while count < 0 && errno == EINTR
         guard count == 0 else {
             throw .invalidRequest(
-                "the multipart file \(path) changed size during the upload: it grew past the \(size ?? offset) bytes measured when the upload started.")
+                "the multipart file \(path) changed size during the upload: it grew past the \(size) bytes measured when the upload started.")
         }
     }
 

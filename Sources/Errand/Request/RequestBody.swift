@@ -42,8 +42,8 @@ public struct RequestBody: Sendable {
 
     /// A `multipart/form-data` body (RFC 7578) of fields, files streamed from disk, and bytes in memory.
     ///
-    /// Its `Content-Length` is computed before sending when every file is a regular file. How each transport sends
-    /// it is in docs/Transports.md (on Linux, URLSession can only send it chunked).
+    /// Its `Content-Length` is computed before sending (file parts must be regular files). How each transport sends it
+    /// is in docs/Transports.md (on Linux, URLSession can only send it chunked).
     public static func multipart(_ parts: [MultipartPart]) -> RequestBody {
         let body = MultipartBody(parts: parts)
         return RequestBody(content: .multipart(body), contentType: body.contentType)

@@ -125,7 +125,7 @@ struct MultipartTests {
         #expect(Self.failure(of: injected).message?.contains("line break") == true)
     }
 
-    @Test("a missing file and a folder fail when the body is opened, naming the file")
+    @Test("a missing file, a folder and a pipe fail when the body is opened, naming the file")
     func missingFile() throws {
         let folder = try Folder()
         let missing = folder.url.appendingPathComponent("nope.bin")
@@ -134,6 +134,11 @@ struct MultipartTests {
         #expect(gone.sent.isEmpty)
         let asFolder = Self.failure(of: MultipartBody(parts: [.file(name: "f", url: folder.url)], boundary: "B"))
         #expect(asFolder.message == "the multipart file \(folder.url.path) is a folder.")
+        // A pipe nobody writes to: refused at once, without waiting for a writer.
+        let pipe = folder.url.appendingPathComponent("pipe")
+        #expect(mkfifo(pipe.path, 0o600) == 0)
+        let asPipe = Self.failure(of: MultipartBody(parts: [.file(name: "f", url: pipe)], boundary: "B"))
+        #expect(asPipe.message == "the multipart file \(pipe.path) is not a regular file, so its size cannot be known.")
     }
 
     @Test("a file that shrinks or grows after it was measured stops the body")

@@ -14,9 +14,8 @@ final class CurlRequestBody {
 
     private let source: Source
     private var offset = 0
-    /// The body's length in bytes, sent as `Content-Length`; `nil` when it is not known (a multipart body with a
-    /// pipe's contents), and the body goes chunked.
-    let size: Int?
+    /// The body's length in bytes, sent as `Content-Length`.
+    let size: Int
     /// Why the body stopped, when it failed mid-way (a multipart file that changed).
     private(set) var failure: ErrandError?
     /// Bytes handed to libcurl so far.
@@ -46,7 +45,7 @@ final class CurlRequestBody {
         }
     }
 
-    private init(source: Source, size: Int?) {
+    private init(source: Source, size: Int) {
         self.source = source
         self.size = size
     }

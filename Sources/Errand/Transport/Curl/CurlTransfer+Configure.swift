@@ -75,17 +75,15 @@ extension CurlTransfer {
     private func configureMethodAndBody(_ easy: CurlEasyHandle) throws(ErrandError) {
         requestBody = try CurlRequestBody.open(hop.body)
         let method = hop.method
-        let shape = CurlRequestShape(
-            method: method, bodySize: requestBody.map { $0.size ?? -1 } ?? (method == .post ? 0 : nil))
+        let shape = CurlRequestShape(method: method, bodySize: requestBody?.size ?? (method == .post ? 0 : nil))
         guard easy.applied.shape != shape else { return }
         easy.applied.shape = shape
         // HTTPGET also switches off NOBODY and upload left from the handle's previous request.
         easy.set(CURLOPT_HTTPGET, true)
         if let requestBody {
-            // POST with a known size sends Content-Length and reads the bytes through the read callback; an unknown
-            // size (-1) goes chunked, which the header list asks for.
+            // POST with a known size sends Content-Length and reads the bytes through the read callback.
             easy.set(CURLOPT_POST, true)
-            easy.set(CURLOPT_POSTFIELDSIZE_LARGE, size: Int64(requestBody.size ?? -1))
+            easy.set(CURLOPT_POSTFIELDSIZE_LARGE, size: Int64(requestBody.size))
         } else if method == .post {
             // A zero size without post fields sends an empty body with `Content-Length: 0`.
             easy.set(CURLOPT_POST, true)
@@ -102,11 +100,7 @@ extension CurlTransfer {
     private func configureHeaders(_ easy: CurlEasyHandle) {
         let body: CurlHeaderList.BodyKind =
             requestBody == nil ? .none : hop.headers.contains("Content-Type") ? .some : .withoutContentType
-        var headers = hop.headers
-        if let requestBody, requestBody.size == nil, !headers.contains("Transfer-Encoding") {
-            headers["Transfer-Encoding"] = "chunked"
-        }
-        let list = easy.headerList.list(for: headers, body: body)
+        let list = easy.headerList.list(for: hop.headers, body: body)
         guard easy.applied.headerList != list else { return }
         easy.set(CURLOPT_HTTPHEADER, list: list)
         easy.applied.headerList = list

@@ -25,7 +25,7 @@ final class URLSessionExchange: Sendable {
 
     let request: TransportRequest
     let urlRequest: URLRequest
-    /// The length of a multipart body, measured when its files were opened (`nil` for a chunked one).
+    /// The length of a multipart body, measured when its files were opened.
     let multipartLength: Int?
     private let started = ContinuousClock.now
     private let state = Mutex(State())

@@ -30,8 +30,8 @@ struct PreparedMultipart {
     let stream: MultipartInputStream?
     /// The temporary file to upload from, when spooled.
     let file: URL?
-    /// The body's length, when known.
-    let length: Int?
+    /// The body's length.
+    let length: Int
 
     /// Why the body stopped mid-way, when it did (a file that changed while streaming).
     var failure: ErrandError? { stream?.failure }
@@ -49,9 +49,7 @@ struct PreparedMultipart {
             urlRequest.httpBodyStream = stream
             #if !canImport(FoundationNetworking)
             // Apple's URLSession sends a stream body with the length it is given; FoundationNetworking goes chunked.
-            if let length = reader.contentLength {
-                urlRequest.setValue(String(length), forHTTPHeaderField: "Content-Length")
-            }
+            urlRequest.setValue(String(reader.contentLength), forHTTPHeaderField: "Content-Length")
             #endif
             return PreparedMultipart(stream: stream, file: nil, length: reader.contentLength)
         case .spooledFile:
