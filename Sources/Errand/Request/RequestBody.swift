@@ -42,8 +42,9 @@ public struct RequestBody: Sendable {
 
     /// A `multipart/form-data` body (RFC 7578) of fields, files streamed from disk, and bytes in memory.
     ///
-    /// Its `Content-Length` is computed before sending (file parts must be regular files). How each transport sends it
-    /// is in docs/Transports.md (on Linux, URLSession can only send it chunked).
+    /// Its `Content-Length` is computed before sending (file parts must be regular files). Its `Content-Type`, which
+    /// names the boundary, replaces any the request or the client sets. How each transport sends it is in
+    /// docs/Transports.md (on Linux, URLSession can only send it chunked).
     public static func multipart(_ parts: [MultipartPart]) -> RequestBody {
         let body = MultipartBody(parts: parts)
         return RequestBody(content: .multipart(body), contentType: body.contentType)

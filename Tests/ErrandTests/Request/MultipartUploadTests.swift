@@ -103,11 +103,14 @@ struct MultipartUploadTests {
         }
     }
 
-    @Test("PUT sends a multipart body too", arguments: Uploader.all)
+    @Test("PUT sends a multipart body too, its boundary's Content-Type over the request's", arguments: Uploader.all)
     func put(uploader: Uploader) async throws {
-        let request = Request<Seen>(method: .put, path: "upload", body: .multipart([.field(name: "a", value: "b")]))
+        let request = Request<Seen>(
+            method: .put, path: "upload", headers: ["Content-Type": "multipart/form-data"],
+            body: .multipart([.field(name: "a", value: "b")]))
         let seen = try await client(uploader).send(request).value
         #expect(seen.parts.count == 1 && seen.parts[0].size == 1)
+        #expect(seen.content_type.hasPrefix("multipart/form-data; boundary=errand-"))
     }
 
     @Test("a missing file fails with a typed error naming it, before anything is sent", arguments: Uploader.all)
