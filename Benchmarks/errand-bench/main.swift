@@ -2,8 +2,9 @@ import Errand
 import Foundation
 
 // errand-bench: Errand over curl (bare, with the resilient chain, and as cache hits), Errand over URLSession and plain
-// libcurl, fetching a ~2 KB and a ~200 KB JSON file from a local nginx at several concurrencies. See
-// docs/Transports.md for how to run it and what it measured.
+// libcurl, fetching a ~2 KB and a ~200 KB JSON file from a local nginx at several concurrencies; `errand-bench upload`
+// measures a 1 GiB multipart upload (UploadBenchmark.swift). See docs/Transports.md for how to run it and what it
+// measured.
 
 func log(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -75,7 +76,11 @@ func expectedLength(of url: URL) async throws -> Int {
 }
 
 do {
-    try await runBenchmark()
+    if CommandLine.arguments.dropFirst().first == "upload" {
+        try await UploadBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
+    } else {
+        try await runBenchmark()
+    }
 } catch {
     log("errand-bench: \(error)")
     exit(1)

@@ -15,6 +15,8 @@ public enum TestServer: String, Sendable, CaseIterable {
     case fault = "ERRAND_FAULT_URL"
     /// The project's replica of TheMealDB and The Met (Tests/Servers/replica.py).
     case replica = "ERRAND_REPLICA_URL"
+    /// The project's upload server, which echoes what it saw of each multipart part (Tests/Servers/upload_server.py).
+    case upload = "ERRAND_UPLOAD_URL"
 
     /// Whether this run is CI (`CI=true`), where no server-backed test may be skipped.
     public static var isCI: Bool {

@@ -129,6 +129,12 @@ public struct APIClient: Sendable {
                 body = .data(data)
             case .file(let file):
                 body = .file(file)
+            case .multipart(let multipart):
+                if let problem = multipart.problem { throw .invalidRequest(problem) }
+                body = .multipart(multipart)
+                // Only the body's own type names its boundary; any other would make the parts unreadable.
+                headers["Content-Type"] = multipart.contentType
+                checkedHeaders = headers
             case .json(let encode):
                 do {
                     body = .data(try encode(configuration.encoder))

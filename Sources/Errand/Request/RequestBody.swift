@@ -6,6 +6,7 @@ public struct RequestBody: Sendable {
         case data(Data)
         case file(URL)
         case json(@Sendable (JSONEncoder) throws -> Data)
+        case multipart(MultipartBody)
     }
 
     let content: Content
@@ -37,5 +38,15 @@ public struct RequestBody: Sendable {
     /// The contents of a file, streamed from disk by transports that can.
     public static func file(_ url: URL, contentType: String = "application/octet-stream") -> RequestBody {
         RequestBody(content: .file(url), contentType: contentType)
+    }
+
+    /// A `multipart/form-data` body (RFC 7578) of fields, files streamed from disk, and bytes in memory.
+    ///
+    /// Its `Content-Length` is computed before sending (file parts must be regular files). Its `Content-Type`, which
+    /// names the boundary, replaces any the request or the client sets. How each transport sends it is in
+    /// docs/Transports.md (on Linux, URLSession can only send it chunked).
+    public static func multipart(_ parts: [MultipartPart]) -> RequestBody {
+        let body = MultipartBody(parts: parts)
+        return RequestBody(content: .multipart(body), contentType: body.contentType)
     }
 }

@@ -71,6 +71,8 @@ public enum TransportBody: Sendable, Hashable {
     case data(Data)
     /// A file, read as it is sent.
     case file(URL)
+    /// A `multipart/form-data` body, its files read as they are sent; the request's `Content-Type` names its boundary.
+    case multipart(MultipartBody)
 }
 
 /// Timeouts a transport enforces. `nil` means none of that kind.

@@ -1,19 +1,23 @@
 #if canImport(CCurl)
 import Foundation
 
-/// The request body libcurl pulls through its read callback: bytes in memory, or a file read as it is sent.
+/// The request body libcurl pulls through its read callback: bytes in memory, a file read as it is sent, or a
+/// multipart body whose files are read as they are sent.
 ///
 /// Used by the loop thread only, one read at a time.
 final class CurlRequestBody {
     private enum Source {
         case data(Data)
         case file(UnsafeMutablePointer<FILE>)
+        case multipart(MultipartReader)
     }
 
     private let source: Source
     private var offset = 0
     /// The body's length in bytes, sent as `Content-Length`.
     let size: Int
+    /// Why the body stopped, when it failed mid-way (a multipart file that changed).
+    private(set) var failure: ErrandError?
     /// Bytes handed to libcurl so far.
     private(set) var sent = 0
 
@@ -35,6 +39,9 @@ final class CurlRequestBody {
                 throw .invalidRequest("the size of the body file \(url.path) cannot be determined.")
             }
             return CurlRequestBody(source: .file(file), size: Int(size))
+        case .multipart(let multipart):
+            let reader = try MultipartReader.open(multipart)
+            return CurlRequestBody(source: .multipart(reader), size: reader.contentLength)
         }
     }
 
@@ -64,6 +71,15 @@ final class CurlRequestBody {
             if count == 0 && ferror(file) != 0 { return nil }
             sent += count
             return count
+        case .multipart(let reader):
+            do {
+                let count = try reader.read(into: buffer)
+                sent += count
+                return count
+            } catch {
+                failure = error
+                return nil
+            }
         }
     }
 }

@@ -131,7 +131,7 @@ extension CurlTransfer {
     func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let requestBody else { return 0 }
         guard let count = requestBody.read(into: buffer) else {
-            _ = machine.callbackFailed(.invalidRequest("the request body could not be read."))
+            _ = machine.callbackFailed(requestBody.failure ?? .invalidRequest("the request body could not be read."))
             return errand_curl_readfunc_abort
         }
         return count

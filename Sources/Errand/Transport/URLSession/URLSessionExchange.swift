@@ -25,12 +25,15 @@ final class URLSessionExchange: Sendable {
 
     let request: TransportRequest
     let urlRequest: URLRequest
+    /// The length of a multipart body, measured when its files were opened.
+    let multipartLength: Int?
     private let started = ContinuousClock.now
     private let state = Mutex(State())
 
-    init(request: TransportRequest, urlRequest: URLRequest, redirectsSoFar: Int) {
+    init(request: TransportRequest, urlRequest: URLRequest, redirectsSoFar: Int, multipartLength: Int? = nil) {
         self.request = request
         self.urlRequest = urlRequest
+        self.multipartLength = multipartLength
         state.withLock { $0.redirectCount = redirectsSoFar }
     }
 
@@ -211,6 +214,7 @@ final class URLSessionExchange: Sendable {
         switch request.body {
         case .data(let data): sent = data.count
         case .file(let url): sent = (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+        case .multipart: sent = multipartLength ?? 0
         case .none: sent = 0
         }
         var metrics = TransferMetrics(

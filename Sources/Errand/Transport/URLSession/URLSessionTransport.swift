@@ -19,13 +19,21 @@ public final class URLSessionTransport: Transport {
     private let delegate: SessionDelegate
     /// On Linux, at most `httpMaximumConnectionsPerHost` exchanges per server at once (``URLSessionAdmission``).
     let admission: URLSessionAdmission?
+    /// How multipart bodies reach URLSession (``MultipartDelivery``).
+    let multipartDelivery: MultipartDelivery
 
     /// Creates a transport over a new session made from `configuration` (copied; cookies and `URLCache` are
     /// switched off, and the session's delegate is this transport's).
     ///
     /// On Linux the transport runs at most the configuration's `httpMaximumConnectionsPerHost` exchanges per server
     /// at once and queues the rest, which bounds the memory FoundationNetworking's delegate queue takes.
-    public init(configuration: URLSessionConfiguration = .default) {
+    public convenience init(configuration: URLSessionConfiguration = .default) {
+        self.init(configuration: configuration, multipartDelivery: .platformDefault)
+    }
+
+    /// A transport that hands multipart bodies to URLSession as `multipartDelivery` says (tests try both on Linux).
+    init(configuration: URLSessionConfiguration, multipartDelivery: MultipartDelivery) {
+        self.multipartDelivery = multipartDelivery
         let configuration = configuration
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -73,16 +81,35 @@ public final class URLSessionTransport: Transport {
         _ request: TransportRequest, redirectsSoFar: Int
     ) async throws -> (TransportResponse, URLSessionExchange) {
         try Task.checkCancellation()
-        let urlRequest = Self.makeURLRequest(request)
-        let exchange = URLSessionExchange(request: request, urlRequest: urlRequest, redirectsSoFar: redirectsSoFar)
+        var urlRequest = Self.makeURLRequest(request)
+        let multipart = try await PreparedMultipart.prepare(request.body, into: &urlRequest, as: multipartDelivery)
+        defer { multipart?.cleanUp() }
+        let exchange = URLSessionExchange(
+            request: request, urlRequest: urlRequest, redirectsSoFar: redirectsSoFar,
+            multipartLength: multipart?.length)
         let task: URLSessionTask
         if case .file(let file) = request.body {
             task = session.uploadTask(with: urlRequest, fromFile: file)
+        } else if let spooled = multipart?.file {
+            task = session.uploadTask(with: urlRequest, fromFile: spooled)
         } else {
             task = session.dataTask(with: urlRequest)
         }
         delegate.register(exchange, for: task)
-        let response = try await withTaskCancellationHandler {
+        do {
+            let response = try await run(task, exchange, request)
+            if let failure = multipart?.failure { throw failure }
+            return (response, exchange)
+        } catch {
+            // A multipart file that changed mid-upload stopped the stream: that, not URLSession's view of it, is why.
+            throw multipart?.failure ?? error
+        }
+    }
+
+    private func run(
+        _ task: URLSessionTask, _ exchange: URLSessionExchange, _ request: TransportRequest
+    ) async throws -> TransportResponse {
+        try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard exchange.start(continuation) else { return }
                 if let total = request.timeouts.total {
@@ -94,7 +121,6 @@ public final class URLSessionTransport: Transport {
             exchange.fail(.cancelled)
             task.cancel()
         }
-        return (response, exchange)
     }
 
     static func makeURLRequest(_ request: TransportRequest) -> URLRequest {

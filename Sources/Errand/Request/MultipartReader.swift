@@ -1,0 +1,235 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a ``MultipartBody`` as the bytes of its wire form, in whatever pieces a transport asks for, streaming files
+/// from disk: the memory it holds is the in-memory parts and a few bytes per file, whatever the files' sizes.
+///
+/// Every file is opened and measured by ``open(_:)``, so a missing or unreadable file, a folder, a pipe or a device (whose
+/// size cannot be known, and whose opening could block) fails before anything is sent, and ``contentLength`` is known
+/// up front. While reading, a file that ends early or grows past its measured size,
+/// or whose bytes contain the boundary, stops the body with ``ErrandError/invalidRequest(_:)``: the bytes handed out
+/// never claim a length they do not have, and never hold a delimiter inside a part.
+///
+/// Not thread-safe: one reader serves one send, called by one thread at a time (the transport's).
+final class MultipartReader {
+    /// A run of the wire form: bytes in memory, or one part's file.
+    private enum Segment {
+        case bytes(Data)
+        case file(FileSource)
+    }
+
+    /// Where the reader is.
+    private enum State {
+        /// Within segment `index`; for bytes, `offset` of them are out.
+        case reading(index: Int, offset: Int)
+        /// Everything was handed out.
+        case finished
+        /// A file misbehaved; every later read reports this.
+        case failed(ErrandError)
+    }
+
+    private let segments: [Segment]
+    private var state: State
+    /// The body's length in bytes.
+    let contentLength: Int
+    /// Bytes handed out so far.
+    private(set) var bytesRead = 0
+
+    /// Opens every file of `body` and measures the whole; fails with a message naming the file that cannot be sent.
+    static func open(_ body: MultipartBody) throws(ErrandError) -> MultipartReader {
+        if let problem = body.problem { throw .invalidRequest(problem) }
+        let needle = Array("--\(body.boundary)".utf8)
+        var segments: [Segment] = []
+        for (index, part) in body.parts.enumerated() {
+            segments.append(.bytes(body.opening(of: index)))
+            switch part.content {
+            case .bytes(let data):
+                segments.append(.bytes(data))
+            case .file(let url):
+                // A failure here releases the files already opened with the segments.
+                segments.append(.file(try FileSource(url, boundary: needle)))
+            }
+        }
+        segments.append(.bytes(body.closing))
+        return MultipartReader(segments: segments.filter { if case .bytes(let data) = $0 { !data.isEmpty } else { true } })
+    }
+
+    private init(segments: [Segment]) {
+        self.segments = segments
+        contentLength = segments.reduce(0) { total, segment in
+            switch segment {
+            case .bytes(let data): total + data.count
+            case .file(let file): total + file.size
+            }
+        }
+        state = segments.isEmpty ? .finished : .reading(index: 0, offset: 0)
+    }
+
+    /// Fills `buffer` with the next bytes; returns how many (fewer only at the end, 0 once finished), or throws what
+    /// stopped the body.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(ErrandError) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            switch state {
+            case .finished:
+                return filled
+            case .failed(let error):
+                throw error
+            case .reading(let index, let offset):
+                let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])
+                switch segments[index] {
+                case .bytes(let data):
+                    let count = min(rest.count, data.count - offset)
+                    let start = data.startIndex + offset
+                    data.copyBytes(to: rest.bindMemory(to: UInt8.self), from: start..<(start + count))
+                    filled += count
+                    bytesRead += count
+                    state = offset + count == data.count ? next(after: index) : .reading(index: index, offset: offset + count)
+                case .file(let file):
+                    do {
+                        let count = try file.read(into: rest)
+                        filled += count
+                        bytesRead += count
+                        if count == 0 { state = next(after: index) }
+                    } catch {
+                        state = .failed(error)
+                        throw error
+                    }
+                }
+            }
+        }
+        return filled
+    }
+
+    /// Whether every byte was handed out.
+    var isFinished: Bool {
+        if case .finished = state { return true }
+        return false
+    }
+
+    private func next(after index: Int) -> State {
+        index + 1 < segments.count ? .reading(index: index + 1, offset: 0) : .finished
+    }
+}
+
+// The system calls, named apart from the reader's own methods.
+// Without blocking: opening a pipe nobody writes to would wait (it is refused once open); regular files read as usual.
+private func openForReading(_ path: String) -> Int32 { open(path, O_RDONLY | O_NONBLOCK) }
+private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(descriptor, buffer, count) }
+
+/// One part's file, open for reading: its measured size, the bytes read, and the last bytes kept to find a boundary
+/// that straddles two reads.
+private final class FileSource {
+    private let descriptor: Int32
+    private let path: String
+    /// The size measured when opened.
+    let size: Int
+    private var offset = 0
+    private let boundary: [UInt8]
+    /// The last `boundary.count - 1` bytes read (fewer at the start).
+    private var tail: [UInt8] = []
+
+    init(_ url: URL, boundary: [UInt8]) throws(ErrandError) {
+        path = url.path
+        var descriptor: Int32
+        repeat { descriptor = openForReading(url.path) } while descriptor < 0 && errno == EINTR
+        guard descriptor >= 0 else {
+            let reason = errno == ENOENT ? "does not exist" : "cannot be read (\(String(cString: strerror(errno))))"
+            throw .invalidRequest("the multipart file \(url.path) \(reason).")
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            close(descriptor)
+            throw .invalidRequest("the multipart file \(url.path) cannot be measured (\(String(cString: strerror(errno)))).")
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG:
+            size = Int(status.st_size)
+        case S_IFDIR:
+            close(descriptor)
+            throw .invalidRequest("the multipart file \(url.path) is a folder.")
+        default:
+            close(descriptor)
+            throw .invalidRequest("the multipart file \(url.path) is not a regular file, so its size cannot be known.")
+        }
+        self.descriptor = descriptor
+        self.boundary = boundary
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Reads the next bytes of the file into `buffer` (never past its measured size); 0 at its end.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(ErrandError) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        let wanted = min(buffer.count, size - offset)
+        if wanted == 0 {
+            try checkEnded()
+            return 0
+        }
+        var count: Int
+        repeat { count = readBytes(descriptor, base, wanted) } while count < 0 && errno == EINTR
+        guard count >= 0 else {
+            throw .invalidRequest("the multipart file \(path) could not be read (\(String(cString: strerror(errno)))).")
+        }
+        if count == 0 {
+            throw .invalidRequest(
+                "the multipart file \(path) changed size during the upload: it ended after \(offset) of its \(size) bytes.")
+        }
+        try scan(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        offset += count
+        return count
+    }
+
+    /// Fails when a file read to its measured size has more bytes: it grew while it was sent.
+    private func checkEnded() throws(ErrandError) {
+        var byte: UInt8 = 0
+        var count: Int
+        repeat { count = readBytes(descriptor, &byte, 1) } while count < 0 && errno == EINTR
+        guard count == 0 else {
+            throw .invalidRequest(
+                "the multipart file \(path) changed size during the upload: it grew past the \(size) bytes measured when the upload started.")
+        }
+    }
+
+    /// Fails when the boundary occurs in the file's bytes read so far, so it is never sent inside a part.
+    private func scan(_ bytes: UnsafeRawBufferPointer) throws(ErrandError) {
+        let length = boundary.count
+        let seam = tail + bytes.prefix(length - 1)
+        if Self.contains(boundary, in: seam) || Self.contains(boundary, in: bytes) {
+            throw .invalidRequest(
+                "the multipart file \(path) contains the body's boundary; the upload was stopped before it was sent.")
+        }
+        let kept = tail + bytes.suffix(length - 1)
+        tail = Array(kept.suffix(length - 1))
+    }
+
+    private static func contains<Bytes: ContiguousBytes>(_ needle: [UInt8], in haystack: Bytes) -> Bool {
+        haystack.withUnsafeBytes { hay in
+            needle.withUnsafeBytes { pin in
+                guard hay.count >= pin.count, !pin.isEmpty, let hayBase = hay.baseAddress, let pinBase = pin.baseAddress else {
+                    return false
+                }
+                // memchr finds each candidate first byte at memory speed; memcmp checks the rest.
+                let first = Int32(pin[0])
+                var position = 0
+                while hay.count - position >= pin.count {
+                    guard let hit = memchr(hayBase + position, first, hay.count - pin.count - position + 1) else {
+                        return false
+                    }
+                    if memcmp(hit, pinBase, pin.count) == 0 { return true }
+                    position = hayBase.distance(to: UnsafeRawPointer(hit)) + 1
+                }
+                return false
+            }
+        }
+    }
+}
