@@ -15,6 +15,8 @@ public enum TestServer: String, Sendable, CaseIterable {
     case fault = "ERRAND_FAULT_URL"
     /// The project's replica of TheMealDB and The Met (Tests/Servers/replica.py).
     case replica = "ERRAND_REPLICA_URL"
+    /// The project's Server-Sent Events server (Tests/Servers/sse_server.py).
+    case sse = "ERRAND_SSE_URL"
 
     /// Whether this run is CI (`CI=true`), where no server-backed test may be skipped.
     public static var isCI: Bool {
