@@ -84,14 +84,14 @@ extension APIClient {
                     if case .commit = action {
                         try file.commit()
                         machine.committed()
-                        reporter.report(received: bytes, total: bytes)
+                        reporter.complete(bytes)
                         return finished(response, machine: machine, bytes: bytes, destination: destination)
                     }
                 case .commit:
                     let size = partial?.size ?? 0
-                    reporter.report(received: size, total: size)
                     try file.commit()
                     machine.committed()
+                    reporter.complete(size)
                     return finished(response, machine: machine, bytes: size, destination: destination)
                 case .fail(let failure, let discard):
                     if discard { file.discard() }
@@ -192,6 +192,8 @@ final class DownloadProgress: Sendable {
     func report(received: Int64, total: Int64?) {
         stream?.report(TransferProgress(bytesReceived: received, totalBytesToReceive: total))
     }
+
+    func complete(_ bytes: Int64) { stream?.finish(completing: TransferProgress(bytesReceived: bytes)) }
 
     func finish() { stream?.finish() }
 }

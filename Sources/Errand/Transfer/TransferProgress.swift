@@ -43,8 +43,7 @@ public struct TransferProgress: Sendable, Hashable {
 }
 
 /// The progress of one transfer as an `AsyncSequence` of ``TransferProgress``: pass it to a call that transfers
-/// (``APIClient/send(_:progress:)-(Request<Data>,_)``, ``APIClient/download(_:to:resume:progress:)``) and iterate it
-/// beside the call.
+/// (`send(_:progress:)`, ``APIClient/download(_:to:resume:progress:)``) and iterate it beside the call.
 ///
 /// ```swift
 /// let progress = TransferProgressStream()
@@ -105,12 +104,26 @@ public final class TransferProgressStream: AsyncSequence, Sendable {
         if let update { continuation.yield(update) }
     }
 
-    /// Ends the sequence with the final counts (`final`, when given, is merged in first); later reports are ignored.
-    func finish(with final: TransferProgress? = nil) {
+    /// Ends the sequence with the latest counts; later reports are ignored.
+    func finish() {
+        finish { _ in }
+    }
+
+    /// Ends the sequence after a transfer completed: `final` is merged in, and each total becomes its count (what
+    /// arrived is now all there is), so the last element reads complete.
+    func finish(completing final: TransferProgress) {
+        finish { latest in
+            latest = latest.merged(with: final)
+            latest.totalBytesToSend = latest.bytesSent
+            latest.totalBytesToReceive = latest.bytesReceived
+        }
+    }
+
+    private func finish(_ update: (inout TransferProgress) -> Void) {
         let last: TransferProgress? = state.withLock { state in
             guard !state.finished else { return nil }
             state.finished = true
-            if let final { state.latest = state.latest.merged(with: final) }
+            update(&state.latest)
             return state.latest
         }
         guard let last else { return }

@@ -1,6 +1,7 @@
-// errand-download URL DESTINATION [--resume] [--transport curl|urlsession]
+// errand-download URL DESTINATION [--resume] [--transport curl|urlsession] [--rate R]
 //
 // Downloads URL to DESTINATION with APIClient.download and prints `received N` as the bytes arrive, then `done N`.
+// `--rate R` sends `X-Limit-Rate: R`, which the test nginx's /slow-downloads/ sends at.
 // The download tests run it as a child process and kill it midway, to show that a killed process leaves the
 // destination untouched and a partial file that a later download resumes.
 import Errand
@@ -24,10 +25,14 @@ func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
+var request = Request<Data>(url: url)
+if let index = arguments.firstIndex(of: "--rate"), index + 1 < arguments.count {
+    request.headers["X-Limit-Rate"] = arguments[index + 1]
+}
 let client = APIClient(configuration: ClientConfiguration(baseURL: url, transport: transport))
 let progress = TransferProgressStream(interval: .milliseconds(10))
 do {
-    async let download = client.download(Request(url: url), to: destination, resume: resume, progress: progress)
+    async let download = client.download(request, to: destination, resume: resume, progress: progress)
     for await update in progress { say("received \(update.bytesReceived)") }
     let finished = try await download
     say("done \(finished.bytes)")
