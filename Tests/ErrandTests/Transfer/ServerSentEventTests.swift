@@ -122,6 +122,18 @@ struct ServerSentEventTests {
         }
     }
 
+    @Test("leaving the loop early closes the connection", arguments: TransportKind.allCases)
+    func breakCloses(kind: TransportKind) async throws {
+        let client = try client(kind)
+        let key = "break-\(kind)-\(UUID())"
+        for try await event in client.events(Request(path: "hold/\(key)"), reconnection: Self.fast) {
+            #expect(event.data == "held")
+            break
+        }
+        let closed = try await client.send(Request<Data>(path: "closed/\(key)", query: [QueryItem("timeout", "2")]))
+        #expect(closed.status == 200)
+    }
+
     @Test("StreamingResponse delivers chunks as they arrive, before the body ends", arguments: TransportKind.allCases)
     func streamsBeforeTheEnd(kind: TransportKind) async throws {
         let client = try client(kind)
