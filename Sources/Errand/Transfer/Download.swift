@@ -36,7 +36,8 @@ extension APIClient {
     /// The client's body-size cap does not apply (nothing is held in memory) and neither does its total timeout: a
     /// download may take as long as it needs while bytes keep arriving. ``ClientConfiguration/timeout`` is the longest
     /// time without a byte, and the request's own `timeout`, when it sets one, the total. `progress` counts the bytes
-    /// a resume kept as received. Middleware does not take part; observers do not see downloads.
+    /// a resume kept as received. Middleware does not take part; observers do not see downloads. Run one download per
+    /// destination at a time: two would share its partial file.
     public func download(
         _ request: Request<Data>, to destination: URL, resume: Bool = false, progress: TransferProgressStream? = nil
     ) async throws(ErrandError) -> Download {

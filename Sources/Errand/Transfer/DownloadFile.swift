@@ -61,7 +61,8 @@ final class DownloadFile {
     /// Opens the partial file for writing at `offset`: 0 truncates it; a larger offset keeps the bytes before it.
     func open(at offset: Int64) throws(ErrandError) {
         closeFile()
-        let flags = O_WRONLY | O_CREAT | (offset == 0 ? O_TRUNC : 0)
+        // Never through a symbolic link someone put in the partial file's place: that would write wherever it points.
+        let flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (offset == 0 ? O_TRUNC : 0)
         let fd = partial.withUnsafeFileSystemRepresentation { path in path.map { systemOpen($0, flags, 0o644) } ?? -1 }
         guard fd >= 0 else { throw Self.failure("cannot open \(partial.path): \(Self.errnoText())") }
         descriptor = fd
@@ -93,7 +94,7 @@ final class DownloadFile {
     /// flushed too, so the rename survives a crash.
     func commit() throws(ErrandError) {
         if descriptor < 0 {
-            let fd = partial.withUnsafeFileSystemRepresentation { path in path.map { systemOpen($0, O_WRONLY) } ?? -1 }
+            let fd = partial.withUnsafeFileSystemRepresentation { path in path.map { systemOpen($0, O_WRONLY | O_NOFOLLOW | O_CLOEXEC) } ?? -1 }
             guard fd >= 0 else { throw Self.failure("cannot open \(partial.path): \(Self.errnoText())") }
             descriptor = fd
         }
