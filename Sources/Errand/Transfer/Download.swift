@@ -46,7 +46,9 @@ extension APIClient {
         var base = try makeTransportRequest(request)
         base.maxResponseBodySize = .max
         base.timeouts = Timeouts(connect: base.timeouts.connect, idle: configuration.timeout, total: request.timeout).clamped
-        if !base.headers.contains("Accept-Encoding") { base.headers["Accept-Encoding"] = "identity" }
+        // The bytes of the file as they are, and whatever type it has: not the client's default JSON Accept.
+        if !request.headers.contains("Accept-Encoding") { base.headers["Accept-Encoding"] = "identity" }
+        if !request.headers.contains("Accept") { base.headers["Accept"] = "*/*" }
 
         var machine = DownloadStateMachine()
         let partial = resume ? file.existingPartial(for: base.url) : nil

@@ -136,7 +136,8 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
 
         private func makeTransportRequest() throws(ErrandError) -> TransportRequest {
             var built = try client.makeTransportRequest(request)
-            built.headers["Accept"] = built.headers["Accept"] ?? "text/event-stream"
+            // The client's default Accept (JSON) is not what an event stream answers to; a request's own Accept stays.
+            built.headers["Accept"] = request.headers["Accept"] ?? "text/event-stream"
             built.headers["Cache-Control"] = "no-cache"
             if let lastEventID = parser.lastEventID {
                 built.headers["Last-Event-ID"] = lastEventID

@@ -9,6 +9,8 @@ struct ServerSentEventTests {
     struct LogEntry: Decodable, Sendable {
         var path: String
         var last_event_id: String?
+        var accept: String?
+        var cache_control: String?
     }
 
     func client(_ kind: TransportKind) throws -> APIClient {
@@ -56,9 +58,10 @@ struct ServerSentEventTests {
         }
         let elapsed = ContinuousClock.now - started
         #expect(ids == ["1", "2", "3", "4", "5", "6", "7"])
-        let seen = try await log(client, key: key).map(\.last_event_id)
+        let entries = try await log(client, key: key)
         // Three connections of events, then the one answered 204.
-        #expect(seen == [nil, "3", "6", "7"])
+        #expect(entries.map(\.last_event_id) == [nil, "3", "6", "7"])
+        #expect(entries.allSatisfy { $0.accept == "text/event-stream" && $0.cache_control == "no-cache" })
         // Three waits of the server's 30 ms, not the policy's default.
         #expect(elapsed >= .milliseconds(90))
     }
