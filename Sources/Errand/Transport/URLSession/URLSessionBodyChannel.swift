@@ -54,9 +54,14 @@ final class URLSessionBodyChannel: Sendable {
             let ready: Result<Data?, ErrandError>? = state.withLock { state in
                 if state.next < state.chunks.count {
                     let chunk = state.chunks[state.next]
+                    // Let go of the taken chunk at once: while chunks keep arriving the queue may never drain.
+                    state.chunks[state.next] = Data()
                     state.next += 1
                     if state.next == state.chunks.count {
                         state.chunks.removeAll(keepingCapacity: true)
+                        state.next = 0
+                    } else if state.next >= 256 {
+                        state.chunks.removeFirst(state.next)
                         state.next = 0
                     }
                     return .success(chunk)
