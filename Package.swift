@@ -78,6 +78,9 @@ let package = Package(
         .executableTarget(name: "fuzz-decoding", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-decoding"),
         .executableTarget(name: "fuzz-output", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-output"),
 
+        // A download in a child process, which the download tests kill midway (built with the tests, not a product).
+        .executableTarget(name: "errand-download", dependencies: curl + ["Errand"], path: "Tests/Helpers/errand-download"),
+
         // Test servers' URLs, fixtures and the list of transports, shared by the test targets.
         .target(name: "TestSupport", dependencies: ["Errand"], path: "Tests/Support"),
         .testTarget(name: "ErrandTests", dependencies: ["Errand", "ErrandTesting", "TestSupport"]),

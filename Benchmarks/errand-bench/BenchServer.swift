@@ -7,6 +7,8 @@ final class BenchServer {
     let baseURL: URL
     /// The TLS + HTTP/2 base URL and the CA that signed its certificate, when the server has one.
     let https: (url: URL, ca: URL)?
+    /// The folder nginx serves files from, when known (`$SERVERS_STATE/www`).
+    let www: URL?
     private let process: Process?
     private let input: Pipe?
 
@@ -19,6 +21,7 @@ final class BenchServer {
             let secure = httpsURL ?? environment["ERRAND_NGINX_HTTPS_URL"].flatMap(URL.init(string:))
             let authority = ca ?? environment["ERRAND_TEST_CA"].map { URL(fileURLWithPath: $0) }
             https = secure.flatMap { secure in authority.map { (secure, $0) } }
+            www = environment["SERVERS_STATE"].map { URL(fileURLWithPath: $0).appendingPathComponent("www") }
             process = nil
             input = nil
             return
@@ -57,6 +60,7 @@ final class BenchServer {
         let secure = exports["ERRAND_NGINX_HTTPS_URL"].flatMap(URL.init(string:))
         let authority = exports["ERRAND_TEST_CA"].map { URL(fileURLWithPath: $0) }
         https = secure.flatMap { secure in authority.map { (secure, $0) } }
+        www = exports["SERVERS_STATE"].map { URL(fileURLWithPath: $0).appendingPathComponent("www") }
         self.process = process
         self.input = input
     }

@@ -15,11 +15,17 @@ struct Options {
     var concurrencies = [1, 16, 64]
     var clients = BenchClient.all.map(\.name)
     var sizes = FileSize.allCases
+    /// The size of the download benchmark's file, in MiB; 0 skips it.
+    var downloadMegabytes = 1024
+    var downloadRounds = 3
+    /// Whether only the download benchmark runs.
+    var onlyDownloads = false
 
     static let usage = """
         usage: errand-bench [--url http://127.0.0.1:PORT] [--https-url https://localhost:PORT --ca FILE] [--json]
                             [--requests N] [--big-requests N] [--rounds N] [--concurrency 1,16,64]
                             [--clients NAME,…] [--sizes small,big] [--schemes http,https]
+                            [--download-mib N] [--download-rounds N] [--only-downloads]
           --requests N      requests per round for small.json (default 4000; the cache clients measure ten times as
                             many hits, errand-urlsession half as many); --big-requests for big.json (default 800)
           --rounds N        interleaved rounds per client; the fastest is reported (default 7)
@@ -30,6 +36,9 @@ struct Options {
           --schemes         http (HTTP/1.1) and https (TLS 1.3, HTTP/2 multiplexed; needs --https-url and --ca or
                             ERRAND_NGINX_HTTPS_URL and ERRAND_TEST_CA); default both. URLSession and the cache
                             clients run over http only.
+          --download-mib N  the download benchmark's file (default 1024 MiB; 0 skips it): APIClient.download over curl
+                            against raw libcurl writing to a file, both fsyncing, --download-rounds rounds (default 3)
+          --only-downloads  run the download benchmark alone
         Without --url (or ERRAND_NGINX_HTTP_URL) it starts nginx through scripts/bench --serve.
         """
 
@@ -65,6 +74,12 @@ struct Options {
                 guard parsed.count == names.count, !parsed.isEmpty else { throw BenchError("--schemes takes http,https") }
                 schemes = parsed
             case "--json": json = true
+            case "--download-mib":
+                let text = try value(flag)
+                guard let number = Int(text), number >= 0 else { throw BenchError("--download-mib needs a number, not \(text)") }
+                downloadMegabytes = number
+            case "--download-rounds": downloadRounds = try count(flag)
+            case "--only-downloads": onlyDownloads = true
             case "--requests": smallRequests = try count(flag)
             case "--big-requests": bigRequests = try count(flag)
             case "--rounds": rounds = try count(flag)

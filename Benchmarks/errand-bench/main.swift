@@ -2,9 +2,9 @@ import Errand
 import Foundation
 
 // errand-bench: Errand over curl (bare, with the resilient chain, and as cache hits), Errand over URLSession and plain
-// libcurl, fetching a ~2 KB and a ~200 KB JSON file from a local nginx at several concurrencies; `errand-bench upload`
-// measures a 1 GiB multipart upload (UploadBenchmark.swift). See docs/Transports.md for how to run it and what it
-// measured.
+// libcurl, fetching a ~2 KB and a ~200 KB JSON file from a local nginx at several concurrencies, then a 1 GiB download
+// to disk through APIClient.download and through raw libcurl writing to a file; `errand-bench upload` measures a 1 GiB
+// multipart upload (UploadBenchmark.swift). See docs/Transports.md for how to run it and what it measured.
 
 func log(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -18,7 +18,7 @@ func runBenchmark() async throws {
 
     let selected = BenchClient.all.filter { options.clients.contains($0.name) }
     var results: [BenchResult] = []
-    for scheme in options.schemes {
+    for scheme in options.onlyDownloads ? [] : options.schemes {
         let base: (url: URL, ca: URL?)
         switch scheme {
         case .http: base = (server.baseURL, nil)
@@ -41,7 +41,19 @@ func runBenchmark() async throws {
             }
         }
     }
-    print(options.json ? try Report.json(results) : Report.table(results))
+    if !options.onlyDownloads {
+        print(options.json ? try Report.json(results) : Report.table(results))
+    }
+    guard options.downloadMegabytes > 0 else { return }
+    let downloads = try await DownloadBenchmark.run(
+        server: server, megabytes: options.downloadMegabytes, rounds: options.downloadRounds)
+    if options.json {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        print(String(decoding: try encoder.encode(["downloads": downloads]), as: UTF8.self))
+    } else {
+        print(DownloadBenchmark.table(downloads))
+    }
 }
 
 /// Runs every client `rounds` times, interleaved so a burst of load from elsewhere on a shared machine hits all of

@@ -14,6 +14,9 @@
 typedef size_t (*errand_curl_data_callback)(char *buffer, size_t size, size_t count, void *userdata);
 /// The signature of CURLOPT_READFUNCTION.
 typedef size_t (*errand_curl_read_callback)(char *buffer, size_t size, size_t count, void *userdata);
+/// The signature of CURLOPT_XFERINFOFUNCTION.
+typedef int (*errand_curl_xferinfo_callback)(
+    void *userdata, curl_off_t download_total, curl_off_t download_now, curl_off_t upload_total, curl_off_t upload_now);
 
 static inline CURLcode errand_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
@@ -43,6 +46,11 @@ static inline CURLcode errand_curl_easy_setopt_data_callback(
 
 static inline CURLcode errand_curl_easy_setopt_read_callback(
     CURL *handle, CURLoption option, errand_curl_read_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode errand_curl_easy_setopt_xferinfo_callback(
+    CURL *handle, CURLoption option, errand_curl_xferinfo_callback value) {
     return curl_easy_setopt(handle, option, value);
 }
 

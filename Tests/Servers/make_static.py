@@ -38,6 +38,8 @@ def main():
         for name, body in files.items():
             with open(os.path.join(folder, name), "w") as f:
                 f.write(body)
+    # Files for the download tests and the benchmark are written here at run time.
+    os.makedirs(os.path.join(root, "downloads"), exist_ok=True)
     with open(os.path.join(root, "large.bin"), "wb") as f:
         f.truncate(256 * 1024 * 1024)
 

@@ -17,6 +17,8 @@ public enum TestServer: String, Sendable, CaseIterable {
     case replica = "ERRAND_REPLICA_URL"
     /// The project's upload server, which echoes what it saw of each multipart part (Tests/Servers/upload_server.py).
     case upload = "ERRAND_UPLOAD_URL"
+    /// The project's Server-Sent Events server (Tests/Servers/sse_server.py).
+    case sse = "ERRAND_SSE_URL"
 
     /// Whether this run is CI (`CI=true`), where no server-backed test may be skipped.
     public static var isCI: Bool {

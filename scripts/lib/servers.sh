@@ -129,7 +129,8 @@ servers_start() {
   servers_start_python fault_server ERRAND_FAULT_URL
   servers_start_python replica ERRAND_REPLICA_URL
   servers_start_python upload_server ERRAND_UPLOAD_URL
-  servers_log "httpbin ${ERRAND_HTTPBIN_URL}, nginx ${ERRAND_NGINX_HTTPS_URL} ${ERRAND_NGINX_HTTP_URL}, fault ${ERRAND_FAULT_URL:-none}, replica ${ERRAND_REPLICA_URL:-none}"
+  servers_start_python sse_server ERRAND_SSE_URL
+  servers_log "httpbin ${ERRAND_HTTPBIN_URL}, nginx ${ERRAND_NGINX_HTTPS_URL} ${ERRAND_NGINX_HTTP_URL}, fault ${ERRAND_FAULT_URL:-none}, replica ${ERRAND_REPLICA_URL:-none}, upload ${ERRAND_UPLOAD_URL:-none}, sse ${ERRAND_SSE_URL:-none}"
 }
 
 # servers_check_no_curl DIR: the tools and test bundle built in DIR reference no curl_* symbol of their own (the
@@ -152,7 +153,7 @@ servers_check_no_curl() {
 
 servers_print_env() {
   local var
-  for var in ERRAND_HTTPBIN_URL ERRAND_NGINX_HTTPS_URL ERRAND_NGINX_HTTP_URL ERRAND_FAULT_URL ERRAND_REPLICA_URL ERRAND_UPLOAD_URL \
+  for var in ERRAND_HTTPBIN_URL ERRAND_NGINX_HTTPS_URL ERRAND_NGINX_HTTP_URL ERRAND_FAULT_URL ERRAND_REPLICA_URL ERRAND_UPLOAD_URL ERRAND_SSE_URL \
     ERRAND_TEST_CA ERRAND_TEST_PIN ERRAND_TEST_WRONG_PIN SERVERS_STATE; do
     [[ -n ${!var:-} ]] && printf 'export %s=%q\n' "$var" "${!var}"
   done

@@ -89,10 +89,16 @@ final class CurlBodyChannel: Sendable {
         state.withLock { state in
             if state.next < state.chunks.count {
                 let chunk = state.chunks[state.next]
+                // Let go of the taken chunk now: while the loop keeps appending, the array may never drain, and taken
+                // chunks it still held would pile up beyond the capacity unseen.
+                state.chunks[state.next] = Data()
                 state.next += 1
                 state.buffered -= chunk.count
                 if state.next == state.chunks.count {
                     state.chunks.removeAll(keepingCapacity: true)
+                    state.next = 0
+                } else if state.next >= 256 {
+                    state.chunks.removeFirst(state.next)
                     state.next = 0
                 }
                 let resume = state.paused && state.buffered <= capacity / 2

@@ -77,6 +77,10 @@ struct CurlEasyHandle: @unchecked Sendable {
         _ = errand_curl_easy_setopt_read_callback(raw, option, readCallback)
     }
 
+    func set(_ option: CURLoption, progressCallback: errand_curl_xferinfo_callback?) {
+        _ = errand_curl_easy_setopt_xferinfo_callback(raw, option, progressCallback)
+    }
+
     // MARK: Information
 
     func info(long: CURLINFO) -> Int? {
@@ -108,9 +112,12 @@ final class CurlAppliedOptions {
     var headerList: UnsafeMutablePointer<curl_slist>?
     var pipeWait: Bool?
     var connectTimeout: Int?
+    /// Whether libcurl calls the progress callback (only for requests someone watches the progress of).
+    var reportsProgress: Bool?
 
     /// Forgets everything, after `curl_easy_reset`.
     func forget() {
+        reportsProgress = nil
         shape = nil
         url = nil
         headerList = nil

@@ -44,7 +44,21 @@ extension CurlTransfer {
             easy.set(CURLOPT_CONNECTTIMEOUT_MS, connectTimeout)
             easy.applied.connectTimeout = connectTimeout
         }
+        configureProgress(easy, context: context)
         try configure(easy)
+    }
+
+    /// Switches libcurl's progress callback on for a request whose progress someone watches, and off again for one
+    /// nobody watches, so that an unwatched transfer pays nothing for progress.
+    private func configureProgress(_ easy: CurlEasyHandle, context: UnsafeMutableRawPointer) {
+        let reports = progress != nil
+        if reports {
+            easy.set(CURLOPT_XFERINFODATA, pointer: context)
+        }
+        guard easy.applied.reportsProgress != reports else { return }
+        easy.set(CURLOPT_XFERINFOFUNCTION, progressCallback: reports ? curlProgressCallback : nil)
+        easy.set(CURLOPT_NOPROGRESS, !reports)
+        easy.applied.reportsProgress = reports
     }
 
     /// Sets the options the current hop needs differently from the handle's previous request.

@@ -24,7 +24,32 @@ let curlReadCallback: errand_curl_read_callback = { buffer, size, count, context
     return transfer.sendBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
 }
 
+let curlProgressCallback: errand_curl_xferinfo_callback = { context, downloadTotal, downloadNow, uploadTotal, uploadNow in
+    guard let context else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    transfer.reportProgress(
+        received: Int64(downloadNow), toReceive: Int64(downloadTotal), sent: Int64(uploadNow), toSend: Int64(uploadTotal))
+    return 0
+}
+
 extension CurlTransfer {
+    /// Passes libcurl's counts of the current hop to the progress stream, when the machine says they count (a
+    /// followed redirect's body does not). libcurl says 0 for a total it does not know.
+    func reportProgress(received: Int64, toReceive: Int64, sent: Int64, toSend: Int64) {
+        guard let progress, machine.countsProgress else { return }
+        let sentBefore = Int64(bytesSentBefore)
+        progress.report(TransferProgress(
+            bytesSent: sentBefore + sent, totalBytesToSend: toSend > 0 ? sentBefore + toSend : nil,
+            bytesReceived: received, totalBytesToReceive: toReceive > 0 ? toReceive : nil))
+    }
+
+    /// Reports the hop's final counts, which libcurl's last callback may not have carried.
+    func reportFinalProgress(_ easy: CurlEasyHandle, to progress: TransferProgressStream) {
+        let received = easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T) ?? 0
+        let sent = Int64(bytesSentBefore) + (easy.info(offset: CURLINFO_SIZE_UPLOAD_T) ?? 0)
+        progress.report(TransferProgress(bytesSent: sent, bytesReceived: received))
+    }
+
     /// Takes one header line (status line, field, or the blank line ending a head); false aborts the transfer.
     func receiveHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {
         touch()

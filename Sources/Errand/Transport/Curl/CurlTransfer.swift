@@ -35,6 +35,8 @@ final class CurlTransfer: @unchecked Sendable {
     let channel: CurlBodyChannel?
     let started: ContinuousClock.Instant
     let deadline: ContinuousClock.Instant?
+    /// Where the transfer's progress goes, when someone watches it.
+    let progress: TransferProgressStream?
     /// Set by the loop when the outcome went out, so a late cancellation or resumption costs no wake-up.
     private let isDone = Atomic<Bool>(false)
 
@@ -68,6 +70,7 @@ final class CurlTransfer: @unchecked Sendable {
         let started = ContinuousClock.now
         self.started = started
         deadline = request.timeouts.total.map { started + $0 }
+        progress = request.options.progress
         hop = CurlHop(request)
         hostKey = ""
         hopStarted = started
@@ -162,6 +165,7 @@ final class CurlTransfer: @unchecked Sendable {
         let metrics = easy.map { makeMetrics($0, total: total) } ?? TransferMetrics(total: total)
         let response = CurlResponse(
             status: head.status, head: head, body: body.takeData(), url: hop.url, metrics: metrics)
+        if let progress, let easy { reportFinalProgress(easy, to: progress) }
         markDone()
         continuation.resume(returning: response)
     }

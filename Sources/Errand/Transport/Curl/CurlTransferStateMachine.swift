@@ -148,6 +148,16 @@ struct CurlTransferStateMachine: Sendable {
         return false
     }
 
+    /// Whether libcurl's progress counts are the response's and the request's: while running, except while a followed
+    /// redirect's body is thrown away or the transfer is aborting.
+    var countsProgress: Bool {
+        guard case .running(let response) = state else { return false }
+        switch response {
+        case .awaitingHead, .buffering, .streaming: return true
+        case .discardingRedirectBody, .aborting: return false
+        }
+    }
+
     /// Whether the transfer is in the multi handle.
     var isRunning: Bool {
         if case .running = state { return true }

@@ -8,9 +8,16 @@ import FoundationNetworking
 ///
 /// States: created → started (continuation stored) → finished (continuation resumed once). A failure decided by us
 /// (cancelled, timed out, too large, refused redirect) is recorded first and wins over what URLSession reports next.
+/// A streaming exchange resumes its caller with the head as soon as it arrives (``startStreaming(_:task:)``) and
+/// hands the body to a ``URLSessionBodyChannel`` chunk by chunk; its end (or failure) finishes the channel.
 final class URLSessionExchange: Sendable {
     private struct State {
         var continuation: CheckedContinuation<TransportResponse, any Error>?
+        var headContinuation: CheckedContinuation<StreamingResponse, any Error>?
+        /// The data task of a streaming exchange, for the body's reader to cancel.
+        var task: URLSessionTask?
+        var headDelivered = false
+        var received: Int64 = 0
         var decidedFailure: ErrandError?
         var finished = false
         var response: HTTPURLResponse?
@@ -27,13 +34,22 @@ final class URLSessionExchange: Sendable {
     let urlRequest: URLRequest
     /// The length of a multipart body, measured when its files were opened.
     let multipartLength: Int?
+    /// The streamed body's hand-off; `nil` when buffering.
+    let channel: URLSessionBodyChannel?
+    /// Where progress goes, when someone asks.
+    let progress: TransferProgressStream?
     private let started = ContinuousClock.now
     private let state = Mutex(State())
 
-    init(request: TransportRequest, urlRequest: URLRequest, redirectsSoFar: Int, multipartLength: Int? = nil) {
+    init(
+        request: TransportRequest, urlRequest: URLRequest, redirectsSoFar: Int, multipartLength: Int? = nil,
+        streaming: Bool = false
+    ) {
         self.request = request
         self.urlRequest = urlRequest
         self.multipartLength = multipartLength
+        self.channel = streaming ? URLSessionBodyChannel() : nil
+        self.progress = request.options.progress
         state.withLock { $0.redirectCount = redirectsSoFar }
     }
 
@@ -51,6 +67,25 @@ final class URLSessionExchange: Sendable {
                 return failure
             }
             state.continuation = continuation
+            return nil
+        }
+        if let failure {
+            continuation.resume(throwing: failure)
+            return false
+        }
+        return true
+    }
+
+    /// Stores the streaming caller's continuation; returns false (after resuming it with the failure) if the exchange
+    /// already failed.
+    func startStreaming(_ continuation: CheckedContinuation<StreamingResponse, any Error>, task: URLSessionTask) -> Bool {
+        let failure: ErrandError? = state.withLock { state in
+            if let failure = state.decidedFailure {
+                state.finished = true
+                return failure
+            }
+            state.headContinuation = continuation
+            state.task = task
             return nil
         }
         if let failure {
@@ -102,6 +137,8 @@ final class URLSessionExchange: Sendable {
             if declared > 0 && !tooLarge { state.body.reserveCapacity(Int(declared)) }
         }
         if tooLarge { fail(.bodyTooLarge(limit: request.maxResponseBodySize)) }
+        if declared >= 0 { progress?.report(TransferProgress(totalBytesToReceive: declared)) }
+        if !tooLarge, channel != nil { deliverHead(http) }
         return !tooLarge
     }
 
@@ -124,6 +161,28 @@ final class URLSessionExchange: Sendable {
         #endif
     }
 
+    /// Resumes a streaming caller with the head; the body follows through ``channel``.
+    private func deliverHead(_ http: HTTPURLResponse) {
+        guard let channel else { return }
+        let taken: (CheckedContinuation<StreamingResponse, any Error>, URLSessionTask)? = state.withLock { state in
+            guard !state.headDelivered, state.decidedFailure == nil, let continuation = state.headContinuation,
+                let task = state.task
+            else { return nil }
+            state.headDelivered = true
+            state.headContinuation = nil
+            return (continuation, task)
+        }
+        guard let (continuation, task) = taken else { return }
+        let reader = URLSessionBodyReader(channel: channel, exchange: self, task: task)
+        continuation.resume(returning: StreamingResponse(
+            status: http.statusCode, headers: Self.headers(of: http), url: http.url ?? request.url, body: reader.byteStream))
+    }
+
+    /// Reports request body bytes sent, as URLSession counts them.
+    func sent(_ bytes: Int64, of total: Int64) {
+        progress?.report(TransferProgress(bytesSent: bytes, totalBytesToSend: total > 0 ? total : nil))
+    }
+
     /// Keeps the response of an authentication challenge (a 401), reported as the outcome when URLSession cancels.
     func receiveChallenge(_ response: URLResponse) {
         guard let http = response as? HTTPURLResponse else { return }
@@ -138,18 +197,23 @@ final class URLSessionExchange: Sendable {
     /// Appends body bytes; returns false when the limit is exceeded.
     func receive(_ data: Data) -> Bool {
         let limit = request.maxResponseBodySize
-        let over = state.withLock { state in
+        let (over, received) = state.withLock { state -> (Bool, Int64) in
             // Chunks URLSession had queued keep arriving after the task is cancelled: once decided, drop them (and
             // the body so far), or a decompression bomb inflates into memory after all.
-            guard state.decidedFailure == nil else { return true }
-            guard state.body.count + data.count <= limit else {
+            guard state.decidedFailure == nil else { return (true, state.received) }
+            guard state.received + Int64(data.count) <= Int64(limit) else {
                 state.body = Data()
-                return true
+                return (true, state.received)
             }
-            state.body.append(data)
-            return false
+            state.received += Int64(data.count)
+            if channel == nil { state.body.append(data) }
+            return (false, state.received)
         }
         if over { fail(.bodyTooLarge(limit: limit)) }
+        if !over {
+            channel?.append(data)
+            progress?.report(TransferProgress(bytesReceived: received))
+        }
         return !over
     }
 
@@ -184,6 +248,10 @@ final class URLSessionExchange: Sendable {
 
     /// Resumes the awaiting task with the outcome; later calls do nothing.
     func complete(error: (any Error)?) {
+        if let channel {
+            completeStream(channel, error: error)
+            return
+        }
         let outcome: (CheckedContinuation<TransportResponse, any Error>, Result<TransportResponse, ErrandError>)? =
             state.withLock { state in
                 guard !state.finished, let continuation = state.continuation else { return nil }
@@ -205,11 +273,47 @@ final class URLSessionExchange: Sendable {
         continuation.resume(with: result.mapError { $0 as any Error })
     }
 
-    private func makeResponse(_ http: HTTPURLResponse, state: State) -> TransportResponse {
+    /// Ends a streaming exchange: the channel hears of the end once the head went out, else the waiting caller does.
+    private func completeStream(_ channel: URLSessionBodyChannel, error: (any Error)?) {
+        enum Outcome {
+            case channel(ErrandError?)
+            case caller(CheckedContinuation<StreamingResponse, any Error>, Result<StreamingResponse, ErrandError>)
+        }
+        let outcome: Outcome? = state.withLock { state in
+            guard !state.finished else { return nil }
+            state.finished = true
+            state.timer?.cancel()
+            let failure = state.decidedFailure ?? error.map { Self.map($0, url: request.url) }
+            if state.headDelivered { return .channel(failure) }
+            guard let continuation = state.headContinuation else { return nil }
+            state.headContinuation = nil
+            if let failure, state.challengeResponse == nil { return .caller(continuation, .failure(failure)) }
+            guard let http = state.challengeResponse ?? state.response else {
+                return .caller(continuation, .failure(.transport(TransportFailure(
+                    kind: .badResponse, url: request.url, underlying: "no response"))))
+            }
+            let empty = ChunkOnce(Data())
+            return .caller(continuation, .success(StreamingResponse(
+                status: http.statusCode, headers: Self.headers(of: http), url: http.url ?? request.url,
+                body: ByteStream { empty.take() })))
+        }
+        switch outcome {
+        case .channel(let failure): channel.finish(failure)
+        case .caller(let continuation, let result): continuation.resume(with: result.mapError { $0 as any Error })
+        case nil: break
+        }
+    }
+
+    private static func headers(of http: HTTPURLResponse) -> HTTPHeaders {
         var headers = HTTPHeaders()
         for (name, value) in http.allHeaderFields {
             headers.add(name: "\(name)", value: "\(value)")
         }
+        return headers
+    }
+
+    private func makeResponse(_ http: HTTPURLResponse, state: State) -> TransportResponse {
+        let headers = Self.headers(of: http)
         let sent: Int
         switch request.body {
         case .data(let data): sent = data.count

@@ -6,8 +6,8 @@ import FoundationNetworking
 /// A transport over Foundation's `URLSession` (FoundationNetworking on Linux).
 ///
 /// It is the default on Apple platforms. On Linux it works but has limits of its own
-/// (measured in docs/Transports.md): about a tenth of libcurl's throughput, no streaming (``stream(_:)`` buffers),
-/// no custom CA or pinning (only the system trust store counts), no transfer metrics beyond what Errand measures
+/// (measured in docs/Transports.md): about a tenth of libcurl's throughput, streaming without backpressure
+/// (``stream(_:)`` hands chunks over as they arrive, but cannot slow the server down for a slow reader), no custom CA or pinning (only the system trust store counts), no transfer metrics beyond what Errand measures
 /// itself, and its own timeouts are whole seconds — so this transport enforces the total timeout with its own timer.
 /// Redirects are followed by the transport's policy; 307/308 keep the body even where FoundationNetworking drops it.
 /// Neither cookies nor `URLCache` are used: Errand's own cache middleware does caching.
@@ -17,7 +17,8 @@ public final class URLSessionTransport: Transport {
 
     private let session: URLSession
     private let delegate: SessionDelegate
-    /// On Linux, at most `httpMaximumConnectionsPerHost` exchanges per server at once (``URLSessionAdmission``).
+    /// On Linux, at most `httpMaximumConnectionsPerHost` buffered exchanges per server at once (``URLSessionAdmission``);
+    /// streams are not admitted, since an event stream may stay open for hours.
     let admission: URLSessionAdmission?
     /// How multipart bodies reach URLSession (``MultipartDelivery``).
     let multipartDelivery: MultipartDelivery
@@ -75,6 +76,42 @@ public final class URLSessionTransport: Transport {
     private func admitted<Value: Sendable>(_ url: URL, _ exchange: () async throws -> Value) async throws -> Value {
         guard let admission else { return try await exchange() }
         return try await admission.withSlot(for: url, exchange)
+    }
+
+    /// Performs the request and returns as soon as the final response's head arrives; the body follows chunk by chunk,
+    /// as URLSession's data delegate receives it.
+    ///
+    /// URLSession cannot pause a transfer, so chunks the reader has not taken yet are held in memory. The body-size
+    /// limit and the total timeout apply. Cancelling the task that iterates the body, or dropping the body unread,
+    /// cancels the data task and closes its connection. A request with a body is sent with ``send(_:)`` and its
+    /// response yielded as one chunk: FoundationNetworking drops the body on 307/308 redirects, which only a buffered
+    /// exchange can follow again itself.
+    public func stream(_ request: TransportRequest) async throws -> StreamingResponse {
+        guard request.body == .none else {
+            let response = try await send(request)
+            let chunk = ChunkOnce(response.body)
+            return StreamingResponse(
+                status: response.status, headers: response.headers, url: response.url, body: ByteStream { chunk.take() })
+        }
+        try Task.checkCancellation()
+        var current = request
+        current.timeouts = request.timeouts.clamped
+        let urlRequest = Self.makeURLRequest(current)
+        let exchange = URLSessionExchange(request: current, urlRequest: urlRequest, redirectsSoFar: 0, streaming: true)
+        let task = session.dataTask(with: urlRequest)
+        delegate.register(exchange, for: task)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard exchange.startStreaming(continuation, task: task) else { return }
+                if let total = current.timeouts.total {
+                    exchange.armTimer(after: total) { task.cancel() }
+                }
+                task.resume()
+            }
+        } onCancel: {
+            exchange.fail(.cancelled)
+            task.cancel()
+        }
     }
 
     private func perform(

@@ -1,0 +1,202 @@
+import Foundation
+
+/// A finished download: where the file is, what the server answered, and how much of it this call fetched.
+public struct Download: Sendable {
+    /// Where the complete file now is: the destination asked for.
+    public var fileURL: URL
+    /// The final URL, after redirects.
+    public var url: URL
+    /// The final response's status: 200 for a whole file, 206 for a resumed one, 416 when the partial file already
+    /// held all of it.
+    public var status: Int
+    /// The final response's headers (secrets redacted).
+    public var headers: HTTPHeaders
+    /// The file's size in bytes.
+    public var bytes: Int64
+    /// Whether bytes a previous attempt left were kept (`resume: true` and the server honoured the range).
+    public var resumed: Bool
+}
+
+extension APIClient {
+    /// Downloads a resource into a file: streamed to disk, checked against its announced length, flushed, then moved
+    /// onto `destination` in one atomic rename.
+    ///
+    /// ```swift
+    /// let download = try await client.download(Request(url: isoURL), to: file, resume: true)
+    /// print(download.bytes, download.resumed)
+    /// ```
+    ///
+    /// The body goes into a hidden partial file beside the destination (`.name.download`, with `.name.download-info`
+    /// recording its ETag or Last-Modified date), so the destination is either the complete new file or what it was
+    /// before — also when the download fails, is cancelled or the process is killed. The partial file then stays, and
+    /// `resume: true` continues it with `Range` and `If-Range`; a server that ignores the range (200), or whose file
+    /// changed since, sends the whole file and the download restarts from zero; a 416 with the whole file already
+    /// present completes it. Without a validator a partial file cannot be resumed safely and is restarted.
+    ///
+    /// The client's body-size cap does not apply (nothing is held in memory) and neither does its total timeout: a
+    /// download may take as long as it needs while bytes keep arriving. ``ClientConfiguration/timeout`` is the longest
+    /// time without a byte, and the request's own `timeout`, when it sets one, the total. `progress` counts the bytes
+    /// a resume kept as received. Middleware does not take part; observers do not see downloads. Run one download per
+    /// destination at a time: two would share its partial file.
+    public func download(
+        _ request: Request<Data>, to destination: URL, resume: Bool = false, progress: TransferProgressStream? = nil
+    ) async throws(ErrandError) -> Download {
+        let file = DownloadFile(destination: destination)
+        defer { file.closeFile() }
+        var base = try makeTransportRequest(request)
+        base.maxResponseBodySize = .max
+        base.timeouts = Timeouts(connect: base.timeouts.connect, idle: configuration.timeout, total: request.timeout).clamped
+        // The bytes of the file as they are, and whatever type it has: not the client's default JSON Accept.
+        if !request.headers.contains("Accept-Encoding") { base.headers["Accept-Encoding"] = "identity" }
+        if !request.headers.contains("Accept") { base.headers["Accept"] = "*/*" }
+
+        var machine = DownloadStateMachine()
+        let partial = resume ? file.existingPartial(for: base.url) : nil
+        var action = machine.start(
+            partialSize: partial?.size ?? 0, validator: partial?.record.validator, resume: resume)
+        let reporter = DownloadProgress(progress)
+        defer { reporter.finish() }
+        while true {
+            switch action {
+            case .none:
+                throw ErrandError.transport(TransportFailure(kind: .other, url: base.url, underlying: "the download stopped"))
+            case .restart:
+                file.discard()
+                action = .request(range: nil, ifRange: nil)
+            case .request(let range, let validator):
+                var attempt = base
+                if let range, let validator {
+                    attempt.headers["Range"] = "bytes=\(range)-"
+                    attempt.headers["If-Range"] = validator.value
+                }
+                let response: StreamingResponse
+                do {
+                    response = try await configuration.transport.stream(attempt)
+                } catch {
+                    throw redactedDownloadError(ErrandError(error))
+                }
+                let next = machine.head(
+                    status: response.status, contentLength: response.headers["Content-Length"].flatMap { Int64($0) },
+                    contentRange: response.headers["Content-Range"],
+                    accepts: request.acceptedStatusCodes.contains(response.status))
+                switch next {
+                case .write(let offset):
+                    try await receive(response, into: file, at: offset, url: attempt.url, machine: &machine, reporter: reporter)
+                    let bytes = machine.bytesWritten
+                    action = machine.bodyEnded()
+                    if case .commit = action {
+                        try file.commit()
+                        machine.committed()
+                        reporter.complete(bytes)
+                        return finished(response, machine: machine, bytes: bytes, destination: destination)
+                    }
+                case .commit:
+                    let size = partial?.size ?? 0
+                    try file.commit()
+                    machine.committed()
+                    reporter.complete(size)
+                    return finished(response, machine: machine, bytes: size, destination: destination)
+                case .fail(let failure, let discard):
+                    if discard { file.discard() }
+                    throw await error(for: failure, response: response)
+                default:
+                    action = next
+                }
+            case .fail(let failure, let discard):
+                if discard { file.discard() }
+                throw error(for: failure, url: base.url)
+            case .write, .commit:
+                action = .none
+            }
+        }
+    }
+
+    /// Writes a response body into the partial file, with the version's record saved first.
+    private func receive(
+        _ response: StreamingResponse, into file: DownloadFile, at offset: Int64, url: URL,
+        machine: inout DownloadStateMachine, reporter: DownloadProgress
+    ) async throws(ErrandError) {
+        let validator = DownloadStateMachine.Validator.of(
+            etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"])
+        try file.saveRecord(DownloadFile.Record(validator: validator, length: machine.expectedLength, url: url.absoluteString))
+        try file.open(at: offset)
+        reporter.report(received: offset, total: machine.expectedLength)
+        do {
+            for try await chunk in response.body {
+                try file.write(chunk)
+                if case .fail(let failure, let discard) = machine.received(chunk.count) {
+                    if discard { file.discard() }
+                    throw error(for: failure, url: response.url)
+                }
+                reporter.report(received: machine.bytesWritten, total: machine.expectedLength)
+            }
+        } catch {
+            _ = machine.failed("\(error)")
+            file.closeFile()
+            throw redactedDownloadError(ErrandError(error))
+        }
+    }
+
+    private func finished(
+        _ response: StreamingResponse, machine: DownloadStateMachine, bytes: Int64, destination: URL
+    ) -> Download {
+        var resumed = false
+        if case .succeeded(let kept) = machine.state { resumed = kept }
+        return Download(
+            fileURL: destination, url: response.url, status: response.status,
+            headers: configuration.redaction.redact(response.headers), bytes: bytes, resumed: resumed)
+    }
+
+    private func error(for failure: DownloadStateMachine.Failure, response: StreamingResponse) async -> ErrandError {
+        guard case .status = failure else { return error(for: failure, url: response.url) }
+        var excerpt = Data()
+        do {
+            for try await chunk in response.body {
+                excerpt.append(chunk)
+                if excerpt.count >= 1024 { break }
+            }
+        } catch {}
+        return .unacceptableStatus(StatusFailure(
+            status: response.status, headers: configuration.redaction.redact(response.headers), body: excerpt.prefix(1024),
+            url: URL(string: configuration.redaction.redact(response.url))))
+    }
+
+    private func error(for failure: DownloadStateMachine.Failure, url: URL) -> ErrandError {
+        let shown = URL(string: configuration.redaction.redact(url))
+        switch failure {
+        case .status(let status):
+            return .unacceptableStatus(StatusFailure(status: status, headers: [:], body: Data(), url: shown))
+        case .length(let received, let expected):
+            return .transport(TransportFailure(
+                kind: received < expected ? .connectionLost : .badResponse, url: shown,
+                underlying: "the download ended after \(received) of \(expected) bytes"))
+        case .badRange(let range):
+            return .transport(TransportFailure(
+                kind: .badResponse, url: shown, underlying: "the server sent the range \(range ?? "none"), not the one asked for"))
+        case .other(let reason):
+            return .transport(TransportFailure(kind: .other, url: shown, underlying: reason))
+        }
+    }
+
+    private func redactedDownloadError(_ error: ErrandError) -> ErrandError {
+        guard case .transport(var failure) = error else { return error }
+        failure.url = failure.url.flatMap { URL(string: configuration.redaction.redact($0)) }
+        failure.underlying = configuration.redaction.redact(text: failure.underlying)
+        return .transport(failure)
+    }
+}
+
+/// A download's progress, reported to a stream when someone asks.
+final class DownloadProgress: Sendable {
+    let stream: TransferProgressStream?
+
+    init(_ stream: TransferProgressStream?) { self.stream = stream }
+
+    func report(received: Int64, total: Int64?) {
+        stream?.report(TransferProgress(bytesReceived: received, totalBytesToReceive: total))
+    }
+
+    func complete(_ bytes: Int64) { stream?.finish(completing: TransferProgress(bytesReceived: bytes)) }
+
+    func finish() { stream?.finish() }
+}

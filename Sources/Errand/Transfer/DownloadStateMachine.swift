@@ -1,0 +1,204 @@
+import Foundation
+
+/// The life of one download to a file as states and transitions, with no file and no socket in it: the download feeds
+/// it what it finds and what the server answers, and does what each transition returns.
+///
+/// ```
+/// idle ─start(no usable partial file)──────────▶ requesting(from: 0) ──────────── action: request the whole file
+/// idle ─start(partial file + validator, resume)─▶ requesting(from: n) ──────────── action: request bytes n- with If-Range
+/// requesting ─head(200)──────────────────────────▶ receiving(from: 0)  ──────────── action: write from zero (a restart)
+/// requesting(from: n) ─head(206 bytes n-…/total)─▶ receiving(from: n)  ──────────── action: append
+/// requesting(from: n) ─head(416 */n)─────────────▶ committing           ──────────── action: commit (it was complete)
+/// requesting(from: n) ─head(206 elsewhere, 416)──▶ requesting(from: 0) ──────────── action: restart without a range
+/// requesting ─head(other status)─────────────────▶ finished(failed)
+/// receiving ─received(bytes)─────────────────────▶ receiving            (more than announced: failed)
+/// receiving ─bodyEnded──────────────────────────▶ committing            (exactly the announced length; else failed)
+/// committing ─committed──────────────────────────▶ finished(succeeded)
+/// every state but finished ─failed(error)────────▶ finished(failed)     (the partial file stays for a resume)
+/// ```
+struct DownloadStateMachine: Sendable {
+    /// How a server identifies the version of the file, for `If-Range`.
+    struct Validator: Sendable, Hashable, Codable {
+        /// A strong ETag or a Last-Modified date, as the server sent it.
+        var value: String
+        /// Whether ``value`` is an ETag (else a Last-Modified date).
+        var isETag: Bool
+
+        /// The validator a response offers: its ETag when strong, else its Last-Modified date.
+        static func of(etag: String?, lastModified: String?) -> Validator? {
+            if let etag, !etag.hasPrefix("W/"), !etag.isEmpty { return Validator(value: etag, isETag: true) }
+            if let lastModified, !lastModified.isEmpty { return Validator(value: lastModified, isETag: false) }
+            return nil
+        }
+    }
+
+    enum State: Sendable, Equatable {
+        case idle
+        /// Waiting for the head of a request for the bytes from `offset` on.
+        case requesting(offset: Int64, restarted: Bool)
+        /// Writing the body; `written` bytes are in the file, `expected` is the file's full length when known.
+        case receiving(written: Int64, expected: Int64?, resumed: Bool)
+        /// The file is complete: flushing and moving it into place.
+        case committing(resumed: Bool)
+        case succeeded(resumed: Bool)
+        case failed
+    }
+
+    /// What the download does next.
+    enum Action: Sendable, Equatable {
+        case none
+        /// Send the request, for the bytes from `offset` on with `If-Range: validator`, or for the whole file.
+        case request(range: Int64?, ifRange: Validator?)
+        /// Start writing the body: at `offset` (0 truncates the partial file first).
+        case write(at: Int64)
+        /// Drop the partial file and send the request again for the whole file.
+        case restart
+        /// Flush the file and move it to the destination.
+        case commit
+        /// End with this failure; the partial file stays for a later resume unless `discard`.
+        case fail(Failure, discard: Bool)
+    }
+
+    /// Why a download fails.
+    enum Failure: Sendable, Equatable {
+        /// The server answered with a status the request does not accept.
+        case status(Int)
+        /// The body ended before or went past the announced length.
+        case length(received: Int64, expected: Int64)
+        /// The server's 206 names a range that does not fit the request.
+        case badRange(String?)
+        /// The transfer or the file failed.
+        case other(String)
+    }
+
+    private(set) var state: State = .idle
+
+    /// The download starts with `partialSize` bytes already in the partial file, whose version `validator` names.
+    mutating func start(partialSize: Int64, validator: Validator?, resume: Bool) -> Action {
+        guard case .idle = state else { return .none }
+        guard resume, partialSize > 0, let validator else {
+            state = .requesting(offset: 0, restarted: false)
+            return .request(range: nil, ifRange: nil)
+        }
+        state = .requesting(offset: partialSize, restarted: false)
+        return .request(range: partialSize, ifRange: validator)
+    }
+
+    /// The final head arrived: its status, `Content-Length` and `Content-Range`; `accepts` says whether the request
+    /// accepts the status.
+    mutating func head(status: Int, contentLength: Int64?, contentRange: String?, accepts: Bool) -> Action {
+        guard case .requesting(let offset, let restarted) = state else { return .none }
+        switch status {
+        case 206 where offset > 0:
+            guard let range = ContentRange(contentRange), range.start == offset, let total = range.total else {
+                return restartOrFail(restarted, .badRange(contentRange))
+            }
+            state = .receiving(written: offset, expected: total, resumed: true)
+            return .write(at: offset)
+        case 416 where offset > 0:
+            if let range = ContentRange(contentRange), range.start == nil, range.total == offset {
+                state = .committing(resumed: true)
+                return .commit
+            }
+            return restartOrFail(restarted, .status(status))
+        case _ where accepts && status != 206 && (200...299).contains(status):
+            state = .receiving(written: 0, expected: contentLength, resumed: false)
+            return .write(at: 0)
+        default:
+            state = .failed
+            return .fail(status == 206 ? .badRange(contentRange) : .status(status), discard: false)
+        }
+    }
+
+    /// `count` body bytes were written.
+    mutating func received(_ count: Int) -> Action {
+        guard case .receiving(let written, let expected, let resumed) = state else { return .none }
+        let now = written + Int64(count)
+        if let expected, now > expected {
+            state = .failed
+            return .fail(.length(received: now, expected: expected), discard: true)
+        }
+        state = .receiving(written: now, expected: expected, resumed: resumed)
+        return .none
+    }
+
+    /// The body ended cleanly.
+    mutating func bodyEnded() -> Action {
+        guard case .receiving(let written, let expected, let resumed) = state else { return .none }
+        if let expected, written != expected {
+            state = .failed
+            return .fail(.length(received: written, expected: expected), discard: false)
+        }
+        state = .committing(resumed: resumed)
+        return .commit
+    }
+
+    /// The file is in place.
+    mutating func committed() {
+        guard case .committing(let resumed) = state else { return }
+        state = .succeeded(resumed: resumed)
+    }
+
+    /// The transfer, the file or the task failed (cancellation included).
+    mutating func failed(_ reason: String) -> Action {
+        switch state {
+        case .succeeded, .failed: return .none
+        default:
+            state = .failed
+            return .fail(.other(reason), discard: false)
+        }
+    }
+
+    /// Bytes of the file so far, counting those a resume kept.
+    var bytesWritten: Int64 {
+        if case .receiving(let written, _, _) = state { return written }
+        return 0
+    }
+
+    /// The file's full length, when known.
+    var expectedLength: Int64? {
+        if case .receiving(_, let expected, _) = state { return expected }
+        return nil
+    }
+
+    private mutating func restartOrFail(_ restarted: Bool, _ failure: Failure) -> Action {
+        guard !restarted else {
+            state = .failed
+            return .fail(failure, discard: true)
+        }
+        state = .requesting(offset: 0, restarted: true)
+        return .restart
+    }
+}
+
+/// A `Content-Range` value: `bytes start-end/total`, `bytes start-end/*` or `bytes */total`.
+struct ContentRange: Sendable, Equatable {
+    var start: Int64?
+    var end: Int64?
+    var total: Int64?
+
+    init?(_ text: String?) {
+        guard let text else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
+        let spec = trimmed.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        let halves = spec.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard halves.count == 2 else { return nil }
+        if halves[1] == "*" {
+            total = nil
+        } else {
+            guard let value = Int64(halves[1]), value >= 0 else { return nil }
+            total = value
+        }
+        if halves[0] == "*" {
+            guard total != nil else { return nil }
+            return
+        }
+        let bounds = halves[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]), first >= 0, last >= first
+        else { return nil }
+        if let total, last >= total { return nil }
+        start = first
+        end = last
+    }
+}

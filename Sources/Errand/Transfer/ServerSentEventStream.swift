@@ -1,0 +1,192 @@
+import Foundation
+
+/// The events of a `text/event-stream` resource, reconnecting as the HTML standard's `EventSource` does.
+///
+/// Made by ``APIClient/events(_:reconnection:)``; nothing is sent until iteration starts. Each connection sends
+/// `Accept: text/event-stream` and, once the server has named an event ID, `Last-Event-ID` (a request's own
+/// `Last-Event-ID` is where the first connection resumes). When a connection drops or
+/// ends, the stream waits the server's `retry:` time (or ``ReconnectionPolicy``'s) and reconnects. It ends normally
+/// when the server answers 204 No Content, and fails with ``ErrandError/unacceptableStatus(_:)`` for any status but
+/// 200 and 204, with ``ErrandError/decoding(_:)`` for a 200 that is not `text/event-stream`, and with
+/// ``ErrandError/cancelled`` when the reading task is cancelled — which closes the connection at once, as does
+/// leaving the loop early. No total timeout applies (an event stream is meant to stay open) unless the request sets
+/// one, and neither does the client's body-size cap (events are not buffered). Middleware does not take part.
+public struct ServerSentEventStream: AsyncSequence, Sendable {
+    /// An event.
+    public typealias Element = ServerSentEvent
+    /// How the stream fails.
+    public typealias Failure = ErrandError
+
+    let client: APIClient
+    let request: Request<Data>
+    let reconnection: ReconnectionPolicy
+
+    /// Makes the iterator; each iterator opens its own connections.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(client: client, request: request, machine: EventStreamStateMachine(policy: reconnection))
+    }
+
+    /// Reads events, connecting and reconnecting as needed.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        /// An event.
+        public typealias Element = ServerSentEvent
+        /// How the stream fails.
+        public typealias Failure = ErrandError
+
+        let client: APIClient
+        let request: Request<Data>
+        var machine: EventStreamStateMachine
+        var parser = ServerSentEventParser()
+        var pending: [ServerSentEvent] = []
+        var body: ByteStream.AsyncIterator?
+        var next: EventStreamStateMachine.Action?
+
+        init(client: APIClient, request: Request<Data>, machine: EventStreamStateMachine) {
+            self.client = client
+            self.request = request
+            self.machine = machine
+            // A request that names a Last-Event-ID resumes from there, as a reconnection would.
+            self.parser = ServerSentEventParser(lastEventID: request.headers["Last-Event-ID"])
+        }
+
+        /// The next event; `nil` after the server's 204 or once the stream failed.
+        public mutating func next() async throws(ErrandError) -> ServerSentEvent? {
+            var action = next ?? machine.start()
+            next = nil
+            while true {
+                if !pending.isEmpty {
+                    next = action
+                    return pending.removeFirst()
+                }
+                if Task.isCancelled, machine.state != .finished {
+                    body = nil
+                    action = machine.cancelled()
+                }
+                switch action {
+                case .none, .finish:
+                    body = nil
+                    return nil
+                case .fail(let rejection):
+                    body = nil
+                    throw rejection.failure
+                case .connect:
+                    action = await connect()
+                case .wait(let delay):
+                    do {
+                        try await Task.sleep(for: delay)
+                        action = machine.waited()
+                    } catch {
+                        action = machine.cancelled()
+                    }
+                case .read:
+                    action = await read()
+                }
+            }
+        }
+
+        /// Opens a connection and checks its answer.
+        private mutating func connect() async -> EventStreamStateMachine.Action {
+            let response: StreamingResponse
+            do {
+                response = try await client.configuration.transport.stream(try makeTransportRequest())
+            } catch {
+                return machine.connectFailed(ErrandError(error), serverRetry: parser.reconnectionTime)
+            }
+            let action = machine.opened(status: response.status, contentType: response.headers["Content-Type"])
+            switch action {
+            case .read:
+                parser.reset()
+                body = response.body.makeAsyncIterator()
+            case .fail(.status):
+                let excerpt = (try? await Self.prefix(of: response.body, bytes: 1024)) ?? Data()
+                let failure = StatusFailure(
+                    status: response.status, headers: client.configuration.redaction.redact(response.headers),
+                    body: excerpt, url: URL(string: client.configuration.redaction.redact(response.url)))
+                return .fail(.failure(.unacceptableStatus(failure)))
+            case .fail(.contentType(let type)):
+                let excerpt = (try? await Self.prefix(of: response.body, bytes: 1024)) ?? Data()
+                return .fail(.failure(.decoding(DecodingFailure(
+                    targetType: "ServerSentEvent", codingPath: "",
+                    reason: "expected Content-Type text/event-stream, got \(type ?? "none")", body: excerpt,
+                    contentType: type))))
+            default:
+                break
+            }
+            return action
+        }
+
+        /// Reads the next chunk of the open connection into events.
+        private mutating func read() async -> EventStreamStateMachine.Action {
+            guard var iterator = body else { return machine.ended(nil, serverRetry: parser.reconnectionTime) }
+            do {
+                guard let chunk = try await iterator.next() else {
+                    body = nil
+                    return machine.ended(nil, serverRetry: parser.reconnectionTime)
+                }
+                body = iterator
+                pending = parser.parse(chunk)
+                if !pending.isEmpty { machine.eventReceived() }
+                return .read
+            } catch {
+                body = nil
+                if Task.isCancelled { return machine.cancelled() }
+                return machine.ended(ErrandError(error), serverRetry: parser.reconnectionTime)
+            }
+        }
+
+        private func makeTransportRequest() throws(ErrandError) -> TransportRequest {
+            var built = try client.makeTransportRequest(request)
+            // The client's default Accept (JSON) is not what an event stream answers to; a request's own Accept stays.
+            built.headers["Accept"] = request.headers["Accept"] ?? "text/event-stream"
+            built.headers["Cache-Control"] = "no-cache"
+            if let lastEventID = parser.lastEventID {
+                built.headers["Last-Event-ID"] = lastEventID
+            } else {
+                built.headers.remove("Last-Event-ID")
+            }
+            // A stream stays open: only a timeout the request itself sets ends it; events are never buffered whole.
+            built.timeouts.total = request.timeout
+            built.maxResponseBodySize = .max
+            return built
+        }
+
+        private static func prefix(of body: ByteStream, bytes: Int) async throws -> Data {
+            var data = Data()
+            for try await chunk in body {
+                data.append(chunk)
+                if data.count >= bytes { break }
+            }
+            return data.prefix(bytes)
+        }
+    }
+}
+
+extension EventStreamStateMachine.Rejection {
+    /// The error a rejection fails the stream with, when it carries one (status and content-type rejections are
+    /// turned into errors by the stream, which has the response).
+    var failure: ErrandError {
+        switch self {
+        case .failure(let error): error
+        case .status(let status): .unacceptableStatus(StatusFailure(status: status, headers: [:], body: Data(), url: nil))
+        case .contentType(let type):
+            .decoding(DecodingFailure(
+                targetType: "ServerSentEvent", codingPath: "",
+                reason: "expected Content-Type text/event-stream, got \(type ?? "none")", body: Data(), contentType: type))
+        }
+    }
+}
+
+extension APIClient {
+    /// The Server-Sent Events of a resource, as an `AsyncSequence` that reconnects when the connection ends.
+    ///
+    /// ```swift
+    /// for try await event in client.events(Request(path: "updates")) {
+    ///     print(event.event, event.data)
+    /// }
+    /// ```
+    ///
+    /// See ``ServerSentEventStream`` for reconnection, `Last-Event-ID`, how it ends and how it fails.
+    public func events(_ request: Request<Data>, reconnection: ReconnectionPolicy = .default) -> ServerSentEventStream {
+        ServerSentEventStream(client: self, request: request, reconnection: reconnection)
+    }
+}
