@@ -5,8 +5,8 @@ import FoundationNetworking
 
 /// A transport over Foundation's `URLSession` (FoundationNetworking on Linux).
 ///
-/// It is the default on Apple platforms. On Linux it works but has limits of its own
-/// (measured in docs/Transports.md): about a tenth of libcurl's throughput, no streaming (``stream(_:)`` buffers),
+/// It is the default on Apple platforms. On Linux it works but has limits of its own (measured in
+/// docs/Transports.md): about a tenth of libcurl's throughput, no streaming (``Transport/stream(_:)`` buffers),
 /// no custom CA or pinning (only the system trust store counts), no transfer metrics beyond what Errand measures
 /// itself, and its own timeouts are whole seconds — so this transport enforces the total timeout with its own timer.
 /// Redirects are followed by the transport's policy; 307/308 keep the body even where FoundationNetworking drops it.
