@@ -69,9 +69,10 @@ let package = Package(
         // Resident memory while fetching mixed large bodies, round after round, per transport (scripts/bench --memory).
         .executableTarget(name: "errand-memory", dependencies: curl + ["Errand"], path: "Benchmarks/memory"),
 
-        // The README's code blocks, compiled and run against the replica (scripts/examples checks they still match).
+        // The README's and the catalogs' code blocks, compiled and run against the replica (scripts/examples checks they still match).
         .executableTarget(
-            name: "errand-examples", dependencies: ["Errand", "MealDB", "MetMuseum"], path: "Examples/errand-examples"),
+            name: "errand-examples", dependencies: ["Errand", "MealDB", "MetMuseum", "RecipesFeature", "MuseumFeature"],
+            path: "Examples/errand-examples"),
 
         // Fuzz targets: built by scripts/fuzz with libFuzzer; otherwise programs that replay the inputs they are given.
         // The checks use internal parsers, so release builds of them need `-enable-testing` (scripts/fuzz passes it).

@@ -1,6 +1,7 @@
-// The README's code blocks, compiled and run. Each file holds blocks of README.md verbatim (scripts/examples checks
-// that they still match) inside a function that points them at the server named by ERRAND_EXAMPLES_BASE_URL — the
-// project's replica of both APIs, which scripts/examples starts — instead of the live services.
+// The README's code blocks and some of the catalogs', compiled and run. Each file holds blocks verbatim
+// (scripts/examples checks that they still match) inside a function that points them at the server named by
+// ERRAND_EXAMPLES_BASE_URL — the project's replica of both APIs, which scripts/examples starts — instead of the live
+// services.
 import Foundation
 
 guard let text = ProcessInfo.processInfo.environment["ERRAND_EXAMPLES_BASE_URL"], let replica = URL(string: text) else {
@@ -14,6 +15,8 @@ let examples: [(name: String, run: @Sendable (URL) async throws -> Void)] = [
     ("README: With the SDKs (The Met)", readmeMet),
     ("README: The client", readmeClient),
     ("README: Resilience", readmeResilience),
+    ("RecipesFeature: Building an app on the feature modules", { try await articleMealSearch(replica: $0) }),
+    ("MuseumFeature: the landing page", { try await articleMuseumSearch(replica: $0) }),
 ]
 for example in examples {
     print("== \(example.name)")
