@@ -28,6 +28,7 @@ let package = Package(
         .executable(name: "errand-bench", targets: ["errand-bench"]),
         .executable(name: "errand-soak", targets: ["errand-soak"]),
         .executable(name: "errand-memory", targets: ["errand-memory"]),
+        .executable(name: "errand-examples", targets: ["errand-examples"]),
         .executable(name: "fuzz-url", targets: ["fuzz-url"]),
         .executable(name: "fuzz-http-headers", targets: ["fuzz-http-headers"]),
         .executable(name: "fuzz-models", targets: ["fuzz-models"]),
@@ -67,6 +68,11 @@ let package = Package(
         .executableTarget(name: "errand-soak", dependencies: ["Errand"], path: "Benchmarks/soak"),
         // Resident memory while fetching mixed large bodies, round after round, per transport (scripts/bench --memory).
         .executableTarget(name: "errand-memory", dependencies: curl + ["Errand"], path: "Benchmarks/memory"),
+
+        // The README's and the catalogs' code blocks, compiled and run against the replica (scripts/examples checks they still match).
+        .executableTarget(
+            name: "errand-examples", dependencies: ["Errand", "MealDB", "MetMuseum", "RecipesFeature", "MuseumFeature"],
+            path: "Examples/errand-examples"),
 
         // Fuzz targets: built by scripts/fuzz with libFuzzer; otherwise programs that replay the inputs they are given.
         // The checks use internal parsers, so release builds of them need `-enable-testing` (scripts/fuzz passes it).

@@ -96,8 +96,9 @@ struct BenchClient: Sendable {
         return try await workload.warmUpAndMeasure(fetch)
     }
 
-    /// The resilient chain of docs/Resilience.md over ``CurlTransport``: retry, a rate limiter too generous to ever
-    /// make a request wait, and a concurrency limit above every workload's. What it costs is the chain itself.
+    /// The resilient chain of Errand's "Making requests resilient" article over ``CurlTransport``: retry, a rate
+    /// limiter too generous to ever make a request wait, and a concurrency limit above every workload's. What it
+    /// costs is the chain itself.
     static func errandCurlResilient(_ workload: Workload) async throws -> Measurement {
         try await measureErrand(
             workload, transport: curlTransport(workload),

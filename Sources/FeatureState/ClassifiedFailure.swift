@@ -8,7 +8,7 @@ import Foundation
 public struct ClassifiedFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of trouble it is.
     public var kind: FailureKind
-    /// The error's own sentence, as ``ErrandError/userMessage`` words it (it names the status, say).
+    /// The error's own sentence, as ``/Errand/ErrandError/userMessage`` words it (it names the status, say).
     public var reason: String
     /// The technical description, for logs (never shown to the user).
     public var technicalDescription: String
@@ -31,7 +31,7 @@ public struct ClassifiedFailure: Error, Sendable, Hashable, CustomStringConverti
     }
 
     /// Classifies any error: a ``ClassifiedFailure`` as it is, what `classifyOwn` knows (an SDK's own errors),
-    /// and everything else as the ``ErrandError`` it amounts to (cancellation as ``FailureKind/cancelled``).
+    /// and everything else as the ``/Errand/ErrandError`` it amounts to (cancellation as ``FailureKind/cancelled``).
     public init(_ error: any Error, classifyingOwn classifyOwn: (any Error) -> ClassifiedFailure? = { _ in nil }) {
         if let failure = error as? ClassifiedFailure {
             self = failure

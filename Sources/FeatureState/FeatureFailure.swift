@@ -5,12 +5,12 @@ import Errand
 public protocol FailureWording: Sendable {
     /// The sentence the feature's screens show for a kind of failure.
     static func sentence(for kind: FailureKind) -> String
-    /// Classifies an error of the feature's SDK that is not an ``ErrandError``; `nil` for any other error.
+    /// Classifies an error of the feature's SDK that is not an ``/Errand/ErrandError``; `nil` for any other error.
     static func classifyOwn(_ error: any Error) -> ClassifiedFailure?
 }
 
 extension FailureWording {
-    /// Nothing beyond Errand's errors: an SDK that throws only ``ErrandError``.
+    /// Nothing beyond Errand's errors: an SDK that throws only ``/Errand/ErrandError``.
     public static func classifyOwn(_ error: any Error) -> ClassifiedFailure? { nil }
 }
 

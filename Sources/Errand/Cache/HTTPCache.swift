@@ -12,7 +12,7 @@ import Foundation
 /// ```
 ///
 /// Only `GET` responses are stored. A successful `POST`, `PUT`, `PATCH` or `DELETE` removes what is stored for its
-/// URL. Requests that carry their own conditional or `Range` headers pass through untouched. docs/Caching.md
+/// URL. Requests that carry their own conditional or `Range` headers pass through untouched. <doc:CachingResponses>
 /// describes the rules in full.
 public final class HTTPCache: Middleware {
     /// What the cache does by default; every field can be changed per request through ``RequestOptions``.

@@ -10,7 +10,8 @@ public struct ClientConfiguration: Sendable {
     public var decoder: JSONDecoder
     /// The encoder for JSON bodies.
     public var encoder: JSONEncoder
-    /// The wire. Defaults to ``Errand/defaultTransport()``: libcurl on Linux, URLSession on Apple platforms.
+    /// The wire. Defaults to ``ClientConfiguration/defaultTransport()``: libcurl on Linux, URLSession on Apple
+    /// platforms.
     public var transport: any Transport
     /// Middleware around the transport, first outermost: retry, limits, cache, auth, …
     public var middleware: [any Middleware]

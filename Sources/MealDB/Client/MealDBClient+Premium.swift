@@ -7,7 +7,7 @@ extension MealDBClient {
 
     /// The meals added to TheMealDB most recently, newest first (`latest.php`, premium).
     ///
-    /// - Throws: ``ErrandError/invalidRequest(_:)`` before any request when the client has the public test key.
+    /// - Throws: ``/Errand/ErrandError/invalidRequest(_:)`` before any request when the client has the public test key.
     public func latestMeals() async throws(ErrandError) -> [Meal] {
         try requirePremiumKey(for: "the latest meals (latest.php)")
         return try await list("latest.php", [])
@@ -15,7 +15,7 @@ extension MealDBClient {
 
     /// Ten meals picked at random by the service, in full (`randomselection.php`, premium).
     ///
-    /// - Throws: ``ErrandError/invalidRequest(_:)`` before any request when the client has the public test key.
+    /// - Throws: ``/Errand/ErrandError/invalidRequest(_:)`` before any request when the client has the public test key.
     public func randomSelection() async throws(ErrandError) -> [Meal] {
         try requirePremiumKey(for: "a random selection of meals (randomselection.php)")
         return try await list("randomselection.php", [])
@@ -27,8 +27,8 @@ extension MealDBClient {
     /// expects: `["chicken breast", "garlic"]` asks for `chicken_breast,garlic`. For one ingredient with the test key,
     /// use ``meals(withIngredient:)``.
     ///
-    /// - Throws: ``ErrandError/invalidRequest(_:)`` before any request when the client has the public test key, when
-    ///   there are no ingredients, or when a name is empty or contains a comma.
+    /// - Throws: ``/Errand/ErrandError/invalidRequest(_:)`` before any request when the client has the public test key,
+    ///   when there are no ingredients, or when a name is empty or contains a comma.
     public func meals(withIngredients ingredients: [String]) async throws(ErrandError) -> [MealSummary] {
         try requirePremiumKey(for: "filtering by several ingredients")
         return try await list("filter.php", [QueryItem("i", try Self.ingredientList(ingredients))])

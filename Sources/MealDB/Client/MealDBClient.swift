@@ -10,17 +10,20 @@ import Foundation
 /// ```
 ///
 /// The API key `"1"` (the public test key) uses `/api/json/v1/1/`; any other key uses `/api/json/v2/{key}/` and is
-/// redacted from everything the client reports. Every method throws ``ErrandError``:
-/// - ``ErrandError/invalidRequest(_:)`` for bad input, before any request (a first letter that is not one letter);
-/// - ``ErrandError/transport(_:)`` when the network failed;
-/// - ``ErrandError/unacceptableStatus(_:)`` (or ``ErrandError/blocked(_:)``) for a non-2xx answer, after whatever
-///   retry middleware the client has;
-/// - ``ErrandError/decoding(_:)`` for an answer that is not TheMealDB's JSON (an HTML page, text, a cut-off body).
+/// redacted from everything the client reports. Every method throws ``/Errand/ErrandError``:
+/// - ``/Errand/ErrandError/invalidRequest(_:)`` for bad input, before any request (a first letter that is not one
+///   letter);
+/// - ``/Errand/ErrandError/transport(_:)`` when the network failed;
+/// - ``/Errand/ErrandError/unacceptableStatus(_:)`` (or ``/Errand/ErrandError/blocked(_:)``) for a non-2xx answer,
+///   after whatever retry middleware the client has;
+/// - ``/Errand/ErrandError/decoding(_:)`` for an answer that is not TheMealDB's JSON (an HTML page, text, a cut-off
+///   body).
 ///
 /// Nothing found is not an error: an unknown id is `nil`, a search without matches an empty array.
 ///
 /// The premium endpoints (``latestMeals()``, ``randomSelection()``, ``meals(withIngredients:)``) need a supporter's
-/// key: with the test key they throw ``ErrandError/invalidRequest(_:)`` before any request (check ``hasPremiumKey``).
+/// key: with the test key they throw ``/Errand/ErrandError/invalidRequest(_:)`` before any request (check
+/// ``hasPremiumKey``).
 public struct MealDBClient: Sendable {
     /// The public test key, which needs no account.
     public static let testAPIKey = "1"
@@ -36,11 +39,11 @@ public struct MealDBClient: Sendable {
     /// The key requests carry in their path.
     let apiKey: String
     /// The path below the server root every endpoint is under, worked out from the key once: a blank key fails
-    /// every request with ``ErrandError/invalidRequest(_:)``.
+    /// every request with ``/Errand/ErrandError/invalidRequest(_:)``.
     private let apiPath: Result<[String], ErrandError>
 
-    /// Creates a client for a server root (TheMealDB itself by default, or a replica), with the one ``APIClient`` it
-    /// builds from `configuration`.
+    /// Creates a client for a server root (TheMealDB itself by default, or a replica), with the one
+    /// ``/Errand/APIClient`` it builds from `configuration`.
     ///
     /// - Parameters:
     ///   - apiKey: `"1"` for the public test API, or a supporter's key for the v2 API.
@@ -56,7 +59,7 @@ public struct MealDBClient: Sendable {
         self.init(apiKey: apiKey, client: APIClient(configuration: Self.configuration(configuration, apiKey: apiKey)))
     }
 
-    /// Creates a client on an existing ``APIClient`` whose base URL is the server root, and keeps it as it is.
+    /// Creates a client on an existing ``/Errand/APIClient`` whose base URL is the server root, and keeps it as it is.
     ///
     /// The client's redaction rules should hide a supporter's key and its body limit should suit the API:
     /// build it from ``configuration(_:apiKey:)``, or use ``init(apiKey:baseURL:configuration:)``.
@@ -94,7 +97,7 @@ public struct MealDBClient: Sendable {
 
     /// Meals whose name starts with `letter`, which must be exactly one letter.
     ///
-    /// - Throws: ``ErrandError/invalidRequest(_:)`` before any request when `letter` is not a single letter.
+    /// - Throws: ``/Errand/ErrandError/invalidRequest(_:)`` before any request when `letter` is not a single letter.
     public func meals(startingWith letter: String) async throws(ErrandError) -> [Meal] {
         guard letter.count == 1, let character = letter.first, character.isLetter else {
             throw .invalidRequest("the first letter must be exactly one letter, not \"\(letter)\".")
@@ -110,7 +113,7 @@ public struct MealDBClient: Sendable {
 
     /// One meal picked at random by the service.
     ///
-    /// - Throws: ``ErrandError/decoding(_:)`` when the answer holds no meal.
+    /// - Throws: ``/Errand/ErrandError/decoding(_:)`` when the answer holds no meal.
     public func randomMeal() async throws(ErrandError) -> Meal {
         let response: Response<APIList<Meal>> = try await send("random.php", [])
         guard let meal = response.value.items.first else {

@@ -67,8 +67,8 @@ extension MealDBClient {
     /// Downloads a meal's picture in a size, or the picture as uploaded when the server has no such size.
     ///
     /// `thumbnail` is the meal's ``Meal/thumbnail`` (or ``MealSummary/thumbnail``); the size variant is asked for
-    /// first, and any answer that says it is not there (a 4xx: ``DataPipeline/fallsBack(after:)``) moves on to the
-    /// original. The original's failure, or any other failure of the variant, is thrown.
+    /// first, and any answer that says it is not there (a 4xx: ``/Errand/DataPipeline/fallsBack(after:)``) moves on to
+    /// the original. The original's failure, or any other failure of the variant, is thrown.
     public func thumbnailData(_ thumbnail: URL, size: MealImageSize) async throws(ErrandError) -> Data {
         do {
             return try await imageData(at: thumbnail.appendingPathComponent(size.rawValue))

@@ -28,7 +28,7 @@ extension MetClient {
     /// ``deliveryAllowance`` — for a whole number, never more than `rate` in any second even as the server counts
     /// them. Below 1: never more than one start in any 1 / rate seconds (plus the allowance). A tenth of a second's
     /// worth of requests may start together (``burst(for:)``). A rate that is not a positive number makes every wait
-    /// throw ``ErrandError/invalidRequest(_:)``.
+    /// throw ``/Errand/ErrandError/invalidRequest(_:)``.
     public static func budget(rate: Double) -> RateLimiter {
         guard rate.isFinite, rate > 0 else { return RateLimiter(rate: rate) }
         // Capped so that the count fits an Int; no server publishes a limit anywhere near it.

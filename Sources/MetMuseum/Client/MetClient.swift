@@ -56,8 +56,8 @@ public struct MetClient: Sendable {
             rateLimiter: rateLimiter, budgetsEveryRequest: true)
     }
 
-    /// Creates a client with the one ``APIClient`` it builds from `configuration`, whose base URL is the Met's server
-    /// root.
+    /// Creates a client with the one ``/Errand/APIClient`` it builds from `configuration`, whose base URL is the Met's
+    /// server root.
     ///
     /// A configuration that kept the default body limit gets ``maxResponseBodySize``. Its middleware is used as is,
     /// as with ``init(client:rateLimiter:)``.
@@ -72,7 +72,7 @@ public struct MetClient: Sendable {
     /// Creates a client on a configured Errand client whose base URL is the Met's server root.
     ///
     /// The client is kept as it is: its own body limit applies (``maxResponseBodySize`` suits the Met), and its own
-    /// middleware is used as is: add ``RetryMiddleware`` there to retry 503s. Bulk fetches wait for
+    /// middleware is used as is: add ``/Errand/RetryMiddleware`` there to retry 503s. Bulk fetches wait for
     /// `rateLimiter` before each request; single calls (``object(id:)``, ``search(_:)``) do not.
     public init(client: APIClient, rateLimiter: RateLimiter = MetClient.defaultBudget()) {
         self.init(client: client, rateLimiter: rateLimiter, budgetsEveryRequest: false)

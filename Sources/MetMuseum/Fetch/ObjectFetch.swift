@@ -20,7 +20,7 @@ import Synchronization
 /// whole service — ``MetError/blocked(_:)``, ``MetError/serviceUnavailable(_:)``, a wire failure — stops the fetch:
 /// requests in flight are cancelled and iteration throws it. ``cancel()``, a consumer that stops iterating, or a
 /// cancelled consumer task stops the fetch the same way (iteration then throws ``MetError/request(_:)`` with
-/// ``ErrandError/cancelled``).
+/// ``/Errand/ErrandError/cancelled``).
 public struct ObjectFetch: AsyncSequence, Sendable {
     /// The events.
     public typealias Element = ObjectFetchEvent

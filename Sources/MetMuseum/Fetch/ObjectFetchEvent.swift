@@ -2,7 +2,8 @@ import Errand
 
 /// What happens during a bulk fetch, in the order it happens. See ``ObjectFetch``.
 ///
-/// Progress is the fan-out's own ``FanOutProgress``: `completed` of `total` IDs, of which `failed` were skipped.
+/// Progress is the fan-out's own ``/Errand/FanOutProgress``: `completed` of `total` IDs, of which `failed` were
+/// skipped.
 public enum ObjectFetchEvent: Sendable {
     /// The fetch knows what it will fetch: `ids` in order, and how many objects matched (a search's total; the
     /// number of IDs for a plain bulk fetch). Always the first event.

@@ -18,7 +18,7 @@ public enum MuseumWording: FailureWording {
         }
     }
 
-    /// Classifies a ``MetError``.
+    /// Classifies a ``/MetMuseum/MetError``.
     public static func classifyOwn(_ error: any Error) -> ClassifiedFailure? {
         (error as? MetError).map(ClassifiedFailure.init)
     }

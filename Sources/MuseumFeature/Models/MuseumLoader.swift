@@ -1,4 +1,5 @@
 @_exported import FeatureState
 
-/// Drives one ``LoadState`` through loading, refreshing and retrying, presenting failures as ``MuseumFailure``.
+/// Drives one ``/FeatureState/LoadState`` through loading, refreshing and retrying, presenting failures as
+/// ``MuseumFailure``.
 public typealias Loader<Value: Sendable> = FeatureState.Loader<Value, MuseumFailure>

@@ -56,6 +56,7 @@ public final class MuseumSearchStore {
 
     /// Searches The Met (or a client on a stub transport, for tests).
     /// - Parameters:
+    ///   - client: the SDK client the searches and object fetches go through.
     ///   - limit: how many of the matching objects to fetch.
     ///   - rate: the most object requests per second (`nil`: the SDK's default, the Met's published limit).
     ///   - concurrency: the most object requests in flight.

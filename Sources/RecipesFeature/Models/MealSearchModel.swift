@@ -36,7 +36,9 @@ public final class MealSearchModel {
     @ObservationIgnored private var generation = 0
 
     /// Searches TheMealDB (or a client on a stub transport, for tests).
-    /// - Parameter debounce: how long typing must pause before a search is sent; `nil` sends at once.
+    /// - Parameters:
+    ///   - client: the SDK client the searches go through.
+    ///   - debounce: how long typing must pause before a search is sent; `nil` sends at once.
     public init(client: MealDBClient, debounce: Duration? = .milliseconds(300)) {
         self.state = .idle
         self.searchMeals = { text in try await client.search(name: text) }

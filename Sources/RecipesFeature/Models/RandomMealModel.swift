@@ -2,7 +2,8 @@ import FeatureState
 import MealDB
 import Observation
 
-/// A meal picked at random; ``load()`` (or ``refresh()``) picks another.
+/// A meal picked at random; ``/FeatureState/LoadingModel/load()`` (or ``/FeatureState/LoadingModel/refresh()``)
+/// picks another.
 @MainActor @Observable
 public final class RandomMealModel: LoadingModel {
     /// Holds the state.

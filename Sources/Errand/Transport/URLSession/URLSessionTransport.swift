@@ -5,9 +5,10 @@ import FoundationNetworking
 
 /// A transport over Foundation's `URLSession` (FoundationNetworking on Linux).
 ///
-/// It is the default on Apple platforms. On Linux it works but has limits of its own
-/// (measured in docs/Transports.md): about a tenth of libcurl's throughput, streaming without backpressure
-/// (``stream(_:)`` hands chunks over as they arrive, but cannot slow the server down for a slow reader), no custom CA or pinning (only the system trust store counts), no transfer metrics beyond what Errand measures
+/// It is the default on Apple platforms. On Linux it works but has limits of its own (measured in
+/// docs/Transports.md): about a tenth of libcurl's throughput, streaming without backpressure (``stream(_:)`` hands
+/// chunks over as they arrive, but cannot slow the server down for a slow reader), no custom CA or pinning (only the
+/// system trust store counts), no transfer metrics beyond what Errand measures
 /// itself, and its own timeouts are whole seconds — so this transport enforces the total timeout with its own timer.
 /// Redirects are followed by the transport's policy; 307/308 keep the body even where FoundationNetworking drops it.
 /// Neither cookies nor `URLCache` are used: Errand's own cache middleware does caching.
