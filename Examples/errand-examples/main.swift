@@ -15,6 +15,7 @@ let examples: [(name: String, run: @Sendable (URL) async throws -> Void)] = [
     ("README: With the SDKs (The Met)", readmeMet),
     ("README: The client", readmeClient),
     ("README: Resilience", readmeResilience),
+    ("README: A request as a curl command", readmeCurlCommand),
     ("RecipesFeature: Building an app on the feature modules", { try await articleMealSearch(replica: $0) }),
     ("MuseumFeature: the landing page", { try await articleMuseumSearch(replica: $0) }),
 ]

@@ -1,0 +1,50 @@
+import Errand
+import Foundation
+
+/// README, "A request as a curl command": no network is involved, so it runs as written, on a client of the replica
+/// with the redaction the block's comment names.
+@Sendable func readmeCurlCommand(replica: URL) async throws {
+    let apiKey = "k3y-from-the-keychain"
+    struct Item: Encodable, Sendable { var name: String }
+    let item = Item(name: "it's")
+    var configuration = ClientConfiguration(baseURL: replica, headers: ["Authorization": "Bearer token"])
+    configuration.redaction = Redaction(queryNames: ["api_key"], pathSegments: [apiKey])
+    let client = APIClient(configuration: configuration)
+
+    // configuration.redaction = Redaction(queryNames: ["api_key"], pathSegments: [apiKey]); Authorization is always secret
+    let update = Request<Void>(method: .put, segments: ["keys", apiKey, "items"],
+                               query: [QueryItem("api_key", apiKey), QueryItem("q", "a+b")], body: .json(item))
+    print(try client.curlCommand(for: update))                        // secrets masked
+    print(try client.curlCommand(for: update, showingSecrets: true))  // the real Authorization, API keys, …
+}
+
+/// README, "Multipart uploads" and "Transfers": compiled here so that they cannot go stale, and not run, since the
+/// replica has no upload, download or event-stream routes; the suites run the same calls against the project's upload
+/// server, nginx and event-stream server on both transports (MultipartUploadTests, DownloadTests,
+/// ServerSentEventTests, TransferProgressTests).
+@Sendable func readmeTransfers(client: APIClient, photoURL: URL, thumbnail: Data, video: URL, isoURL: URL,
+                               destination: URL) async throws {
+    do {
+        let upload = Request<Void>(method: .post, path: "photos", body: .multipart([
+            .field(name: "title", value: "Crème brûlée"),
+            .file(name: "photo", url: photoURL, contentType: "image/jpeg"),            // streamed from disk
+            .data(name: "thumb", data: thumbnail, filename: "thumb.png", contentType: "image/png"),
+        ]))
+        try await client.send(upload)
+    }
+
+    let progress = TransferProgressStream()
+    async let response = client.send(Request<Data>(method: .post, path: "upload", body: .file(video)), progress: progress)
+    for await update in progress { print(update.bytesSent, "of", update.totalBytesToSend ?? 0) }
+    let uploaded = try await response
+    _ = uploaded
+
+    do {
+        let download = try await client.download(Request(url: isoURL), to: destination, resume: true, progress: progress)
+        print(download.bytes, download.status, download.resumed ? "resumed" : "whole")
+    }
+
+    for try await event in client.events(Request(path: "live/scores")) {
+        print(event.id ?? "-", event.event, event.data)
+    }
+}
