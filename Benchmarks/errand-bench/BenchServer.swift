@@ -28,7 +28,8 @@ final class BenchServer {
         }
         let script = Self.packageRoot.appendingPathComponent("scripts/bench")
         guard FileManager.default.isExecutableFile(atPath: script.path) else {
-            throw BenchError("no server: pass --url http://127.0.0.1:PORT, or run from the package so scripts/bench can start nginx")
+            throw BenchError(
+                "no server: pass --url http://127.0.0.1:PORT, or run from the package so scripts/bench can start nginx")
         }
         let process = Process()
         let output = Pipe()

@@ -54,7 +54,8 @@ struct BenchClient: Sendable {
         #endif
         return clients + [
             BenchClient(
-                name: "errand-cache-memory", sizes: [.small], schemes: [.http], requestFactor: 10, run: errandCacheMemory),
+                name: "errand-cache-memory", sizes: [.small], schemes: [.http], requestFactor: 10,
+                run: errandCacheMemory),
             BenchClient(
                 name: "errand-cache-disk", sizes: [.small], schemes: [.http], requestFactor: 10, run: errandCacheDisk),
             BenchClient(name: "errand-urlsession", schemes: [.http], requestFactor: 0.5, run: errandURLSession),
@@ -151,7 +152,9 @@ struct BenchClient: Sendable {
         let fetch: @Sendable () async throws -> String? = {
             let response = try await client.send(request)
             guard response.cacheStatus == .hit else {
-                throw BenchError("cache/max-age-60/\(workload.size.path) came with cache status \(response.cacheStatus.rawValue), not hit")
+                throw BenchError(
+                    "cache/max-age-60/\(workload.size.path) came with cache status \(response.cacheStatus.rawValue), not hit"
+                )
             }
             try workload.check(bodyLength: response.value.count, status: response.status)
             return nil
@@ -159,10 +162,13 @@ struct BenchClient: Sendable {
         return try await workload.warmUpAndMeasure(fetch)
     }
 
-    private static func makeClient(_ workload: Workload, transport: any Transport, middleware: [any Middleware]) -> APIClient {
+    private static func makeClient(_ workload: Workload, transport: any Transport, middleware: [any Middleware])
+        -> APIClient
+    {
         // Identity encoding: the benchmark measures clients, not nginx compressing every response on the same cores.
-        APIClient(configuration: ClientConfiguration(
-            baseURL: workload.baseURL, headers: ["Accept-Encoding": "identity"], transport: transport,
-            middleware: middleware, maxResponseBodySize: 10_000_000))
+        APIClient(
+            configuration: ClientConfiguration(
+                baseURL: workload.baseURL, headers: ["Accept-Encoding": "identity"], transport: transport,
+                middleware: middleware, maxResponseBodySize: 10_000_000))
     }
 }

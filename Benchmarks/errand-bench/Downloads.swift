@@ -61,11 +61,14 @@ enum DownloadBenchmark {
                 let measurement = try await Task.detached {
                     try await measure(client, url: url, destination: destination)
                 }.value
-                let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)??.int64Value
+                let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)??
+                    .int64Value
                 guard size == bytes else { throw BenchError("\(client) wrote \(size ?? -1) bytes, not \(bytes)") }
                 try? FileManager.default.removeItem(at: destination)
                 let rate = Double(bytes) / 1_048_576 / measurement.seconds
-                log("  round \(round): \(client) \(megabytes) MiB to disk: \(Int(rate)) MiB/s, peak RSS \(Int(measurement.peakRSSMegabytes)) MB")
+                log(
+                    "  round \(round): \(client) \(megabytes) MiB to disk: \(Int(rate)) MiB/s, peak RSS \(Int(measurement.peakRSSMegabytes)) MB"
+                )
                 rates[client, default: []].append(rate)
                 if measurement.seconds < best[client]?.seconds ?? .infinity { best[client] = measurement }
             }
@@ -73,8 +76,10 @@ enum DownloadBenchmark {
         return clients.compactMap { client in
             best[client].map {
                 Row(
-                    client: client, bytes: bytes, seconds: $0.seconds, megabytesPerSecond: Double(bytes) / 1_048_576 / $0.seconds,
-                    cpuSeconds: $0.cpuSeconds, peakRSSMB: $0.peakRSSMegabytes, roundMegabytesPerSecond: rates[client] ?? [])
+                    client: client, bytes: bytes, seconds: $0.seconds,
+                    megabytesPerSecond: Double(bytes) / 1_048_576 / $0.seconds,
+                    cpuSeconds: $0.cpuSeconds, peakRSSMB: $0.peakRSSMegabytes,
+                    roundMegabytesPerSecond: rates[client] ?? [])
             }
         }
     }
@@ -102,36 +107,40 @@ enum DownloadBenchmark {
         #if canImport(CCurl)
         try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result {
-                    try Measurement.ofBlocking {
-                        let fd = open(destination.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-                        guard fd >= 0 else { throw BenchError("cannot create \(destination.path)") }
-                        defer { close(fd) }
-                        guard let easy = curl_easy_init() else { throw BenchError("libcurl: no easy handle") }
-                        defer { curl_easy_cleanup(easy) }
-                        var descriptor = fd
-                        _ = errand_curl_easy_setopt_string(easy, CURLOPT_URL, url.absoluteString)
-                        _ = errand_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-                        _ = errand_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION) { buffer, size, count, context in
-                            guard let buffer, let context else { return 0 }
-                            let fd = context.assumingMemoryBound(to: Int32.self).pointee
-                            var offset = 0
-                            let total = size * count
-                            while offset < total {
-                                let written = write(fd, buffer + offset, total - offset)
-                                if written <= 0 { return 0 }
-                                offset += written
+                continuation.resume(
+                    with: Result {
+                        try Measurement.ofBlocking {
+                            let fd = open(destination.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                            guard fd >= 0 else { throw BenchError("cannot create \(destination.path)") }
+                            defer { close(fd) }
+                            guard let easy = curl_easy_init() else { throw BenchError("libcurl: no easy handle") }
+                            defer { curl_easy_cleanup(easy) }
+                            var descriptor = fd
+                            _ = errand_curl_easy_setopt_string(easy, CURLOPT_URL, url.absoluteString)
+                            _ = errand_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+                            _ = errand_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION) {
+                                buffer, size, count, context in
+                                guard let buffer, let context else { return 0 }
+                                let fd = context.assumingMemoryBound(to: Int32.self).pointee
+                                var offset = 0
+                                let total = size * count
+                                while offset < total {
+                                    let written = write(fd, buffer + offset, total - offset)
+                                    if written <= 0 { return 0 }
+                                    offset += written
+                                }
+                                return total
                             }
-                            return total
+                            try withUnsafeMutablePointer(to: &descriptor) { pointer in
+                                _ = errand_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, pointer)
+                                let code = curl_easy_perform(easy)
+                                guard code == CURLE_OK else {
+                                    throw BenchError("libcurl: \(String(cString: curl_easy_strerror(code)))")
+                                }
+                            }
+                            guard fsync(fd) == 0 else { throw BenchError("fsync failed") }
                         }
-                        try withUnsafeMutablePointer(to: &descriptor) { pointer in
-                            _ = errand_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, pointer)
-                            let code = curl_easy_perform(easy)
-                            guard code == CURLE_OK else { throw BenchError("libcurl: \(String(cString: curl_easy_strerror(code)))") }
-                        }
-                        guard fsync(fd) == 0 else { throw BenchError("fsync failed") }
-                    }
-                })
+                    })
             }.start()
         }
         #else
@@ -148,22 +157,28 @@ enum DownloadBenchmark {
             "| --- | ---: | ---: | ---: | ---: |",
         ]
         for result in results {
-            lines.append(String(
-                format: "| %@ | %.0f | %.2f | %.2f | %.1f |", result.client, result.megabytesPerSecond, result.seconds,
-                result.cpuSeconds, result.peakRSSMB))
+            lines.append(
+                String(
+                    format: "| %@ | %.0f | %.2f | %.2f | %.1f |", result.client, result.megabytesPerSecond,
+                    result.seconds,
+                    result.cpuSeconds, result.peakRSSMB))
         }
         if let raw {
             // Round by round, as the request tables pair their clients: both ran moments apart in each round.
             let ratios = zip(errand.roundMegabytesPerSecond, raw.roundMegabytesPerSecond).map { $0 / $1 }.sorted()
             let median = ratios.isEmpty ? 0 : ratios[ratios.count / 2]
             lines.append("")
-            lines.append(String(
-                format: "errand-download / raw-libcurl-file throughput: %.2f× %@ (target ≥ 0.8×; median of %d rounds, %.2f–%.2f; fastest rounds %.2f×)",
-                median, median >= 0.8 ? "PASS" : "FAIL", ratios.count, ratios.first ?? 0, ratios.last ?? 0,
-                errand.megabytesPerSecond / raw.megabytesPerSecond))
+            lines.append(
+                String(
+                    format:
+                        "errand-download / raw-libcurl-file throughput: %.2f× %@ (target ≥ 0.8×; median of %d rounds, %.2f–%.2f; fastest rounds %.2f×)",
+                    median, median >= 0.8 ? "PASS" : "FAIL", ratios.count, ratios.first ?? 0, ratios.last ?? 0,
+                    errand.megabytesPerSecond / raw.megabytesPerSecond))
         }
-        lines.append(String(
-            format: "errand-download peak RSS: %.1f MB %@ (target < 64 MB)", errand.peakRSSMB, errand.peakRSSMB < 64 ? "PASS" : "FAIL"))
+        lines.append(
+            String(
+                format: "errand-download peak RSS: %.1f MB %@ (target < 64 MB)", errand.peakRSSMB,
+                errand.peakRSSMB < 64 ? "PASS" : "FAIL"))
         return lines.joined(separator: "\n")
     }
 }

@@ -50,7 +50,9 @@ struct Options {
         }
         func count(_ flag: String) throws -> Int {
             let text = try value(flag)
-            guard let number = Int(text), number > 0 else { throw BenchError("\(flag) needs a positive number, not \(text)") }
+            guard let number = Int(text), number > 0 else {
+                throw BenchError("\(flag) needs a positive number, not \(text)")
+            }
             return number
         }
         while let flag = remaining.popFirst() {
@@ -71,12 +73,16 @@ struct Options {
             case "--schemes":
                 let names = try value(flag).split(separator: ",")
                 let parsed = names.compactMap { Scheme(rawValue: String($0)) }
-                guard parsed.count == names.count, !parsed.isEmpty else { throw BenchError("--schemes takes http,https") }
+                guard parsed.count == names.count, !parsed.isEmpty else {
+                    throw BenchError("--schemes takes http,https")
+                }
                 schemes = parsed
             case "--json": json = true
             case "--download-mib":
                 let text = try value(flag)
-                guard let number = Int(text), number >= 0 else { throw BenchError("--download-mib needs a number, not \(text)") }
+                guard let number = Int(text), number >= 0 else {
+                    throw BenchError("--download-mib needs a number, not \(text)")
+                }
                 downloadMegabytes = number
             case "--download-rounds": downloadRounds = try count(flag)
             case "--only-downloads": onlyDownloads = true
@@ -85,7 +91,9 @@ struct Options {
             case "--rounds": rounds = try count(flag)
             case "--concurrency":
                 let list = try value(flag).split(separator: ",").map { Int($0) }
-                guard !list.isEmpty, list.allSatisfy({ ($0 ?? 0) > 0 }) else { throw BenchError("--concurrency needs numbers like 1,16,64") }
+                guard !list.isEmpty, list.allSatisfy({ ($0 ?? 0) > 0 }) else {
+                    throw BenchError("--concurrency needs numbers like 1,16,64")
+                }
                 concurrencies = list.compactMap { $0 }
             case "--clients":
                 let names = try value(flag).split(separator: ",").map(String.init)

@@ -20,7 +20,7 @@ enum RawLibcurl {
     private static func measure(_ workload: Workload) throws -> Measurement {
         curl_global_init(Int(CURL_GLOBAL_ALL))
         let handles = try (0..<workload.concurrency).map { _ in try Handle(workload) }
-        defer { handles.forEach { $0.close() } }
+        defer { for handle in handles { handle.close() } }
         let perform = workload.concurrency == 1 ? performSequentially : performConcurrently
         guard let multi = curl_multi_init() else { throw BenchError("libcurl: no multi handle") }
         defer { curl_multi_cleanup(multi) }
@@ -69,7 +69,9 @@ enum RawLibcurl {
                 else { continue }
                 let code = message.pointee.data.result
                 curl_multi_remove_handle(multi, easy)
-                guard code == CURLE_OK else { throw BenchError("libcurl: \(String(cString: curl_easy_strerror(code)))") }
+                guard code == CURLE_OK else {
+                    throw BenchError("libcurl: \(String(cString: curl_easy_strerror(code)))")
+                }
                 try workload.check(bodyLength: handle.body.count, status: handle.status)
                 finished += 1
                 if started < count { add(handle) }

@@ -133,10 +133,12 @@ enum Report {
         let ratios = self.ratios(results)
         guard !ratios.isEmpty else { return lines.joined(separator: "\n") }
         lines.append("")
-        lines.append("| ratio (median of paired rounds) | scheme | size | C | value | rounds' range | target | result |")
+        lines.append(
+            "| ratio (median of paired rounds) | scheme | size | C | value | rounds' range | target | result |")
         lines.append("| --- | --- | --- | ---: | ---: | ---: | ---: | --- |")
         for ratio in ratios {
-            let target = ratio.target.map { "\(ratio.bound == .atLeast ? "≥" : "≤") \(format($0, $0 < 10 ? 2 : 0))×" } ?? ""
+            let target =
+                ratio.target.map { "\(ratio.bound == .atLeast ? "≥" : "≤") \(format($0, $0 < 10 ? 2 : 0))×" } ?? ""
             let verdict = ratio.passes.map { $0 ? "PASS" : "FAIL" } ?? ""
             lines.append(
                 "| \(ratio.name) | \(ratio.scheme) | \(ratio.size) | \(ratio.concurrency) | \(times(ratio.value)) | "
@@ -145,8 +147,13 @@ enum Report {
         let held = ratios.filter { $0.target != nil }
         let failed = held.filter { $0.passes == false }
         lines.append("")
-        lines.append("Targets: \(held.count - failed.count) of \(held.count) PASS"
-            + (failed.isEmpty ? "" : "; FAIL: " + failed.map { "\($0.name) \($0.scheme) \($0.size) C=\($0.concurrency)" }.joined(separator: ", ")))
+        lines.append(
+            "Targets: \(held.count - failed.count) of \(held.count) PASS"
+                + (failed.isEmpty
+                    ? ""
+                    : "; FAIL: "
+                        + failed.map { "\($0.name) \($0.scheme) \($0.size) C=\($0.concurrency)" }.joined(
+                            separator: ", ")))
         return lines.joined(separator: "\n")
     }
 
@@ -167,9 +174,10 @@ enum Report {
             }
             func add(_ name: String, _ values: [Double], target: Double? = nil, bound: BenchRatio.Bound = .atLeast) {
                 guard let summary = summarize(values) else { return }
-                ratios.append(BenchRatio(
-                    name: name, scheme: point.scheme, size: point.size, concurrency: point.concurrency,
-                    value: summary.median, low: summary.low, high: summary.high, target: target, bound: bound))
+                ratios.append(
+                    BenchRatio(
+                        name: name, scheme: point.scheme, size: point.size, concurrency: point.concurrency,
+                        value: summary.median, low: summary.low, high: summary.high, target: target, bound: bound))
             }
             let small = point.size == "small"
             if let raw = row("raw-libcurl") {
@@ -179,25 +187,31 @@ enum Report {
                 ]
                 for (client, held) in compared {
                     guard let errand = row(client) else { continue }
-                    add("\(client) / raw-libcurl (req/s)", paired(errand.roundRPS, raw.roundRPS),
+                    add(
+                        "\(client) / raw-libcurl (req/s)", paired(errand.roundRPS, raw.roundRPS),
                         target: held ? (point.concurrency == 1 ? 0.5 : 0.8) : nil)
-                    add("\(client) / raw-libcurl (CPU/req)", paired(errand.roundCPU, raw.roundCPU),
+                    add(
+                        "\(client) / raw-libcurl (CPU/req)", paired(errand.roundCPU, raw.roundCPU),
                         target: held ? 1.5 : nil, bound: .atMost)
                 }
             }
             guard let curl = row("errand-curl") else { continue }
             if let resilient = row("errand-curl-resilient") {
-                add("errand-curl-resilient / errand-curl (req/s)", paired(resilient.roundRPS, curl.roundRPS), target: 0.95)
+                add(
+                    "errand-curl-resilient / errand-curl (req/s)", paired(resilient.roundRPS, curl.roundRPS),
+                    target: 0.95)
             }
             if point.concurrency == 64,
                 let sixteen = results.first(where: {
-                    $0.client == "errand-curl" && $0.scheme == point.scheme && $0.size == point.size && $0.concurrency == 16
+                    $0.client == "errand-curl" && $0.scheme == point.scheme && $0.size == point.size
+                        && $0.concurrency == 16
                 })
             {
                 add("errand-curl C=64 / C=16 (req/s)", paired(curl.roundRPS, sixteen.roundRPS), target: 0.95)
             }
             if let session = row("errand-urlsession") {
-                add("errand-curl / errand-urlsession (req/s)", paired(curl.roundRPS, session.roundRPS),
+                add(
+                    "errand-curl / errand-urlsession (req/s)", paired(curl.roundRPS, session.roundRPS),
                     target: small && point.concurrency == 16 ? 10 : nil)
             }
             if let memory = row("errand-cache-memory") {

@@ -21,6 +21,8 @@ enum UploadBenchmark {
     }
 
     /// The upload server's view of the body.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // The fields are the server's JSON keys.
     struct Seen: Decodable {
         struct Part: Decodable {
             var name: String?
@@ -50,7 +52,9 @@ enum UploadBenchmark {
             switch flag {
             case "--upload-url": uploadURL = URL(string: value)
             case "--megabytes":
-                guard let number = Int(value), number > 0 else { throw BenchError("--megabytes needs a positive number") }
+                guard let number = Int(value), number > 0 else {
+                    throw BenchError("--megabytes needs a positive number")
+                }
                 megabytes = number
             case "--file": file = URL(fileURLWithPath: value)
             case "--clients":
@@ -72,9 +76,13 @@ enum UploadBenchmark {
         var rows: [Row] = []
         for client in selected {
             let row = try await Task.detached { try await upload(source, to: target, with: client) }.value
-            log("  \(client): \(String(format: "%.2f", row.measurement.seconds)) s, peak RSS \(String(format: "%.1f", row.measurement.peakRSSMegabytes)) MB")
+            log(
+                "  \(client): \(String(format: "%.2f", row.measurement.seconds)) s, peak RSS \(String(format: "%.1f", row.measurement.peakRSSMegabytes)) MB"
+            )
             guard row.seen.parts.count == 1, row.seen.parts[0].size == size else {
-                throw BenchError("\(client): the server saw \(row.seen.parts.map(\.size)) bytes in its parts, not one part of \(size)")
+                throw BenchError(
+                    "\(client): the server saw \(row.seen.parts.map(\.size)) bytes in its parts, not one part of \(size)"
+                )
             }
             rows.append(row)
         }
@@ -126,7 +134,9 @@ enum UploadBenchmark {
         let part = curl_mime_addpart(mime)
         curl_mime_name(part, "file")
         curl_mime_type(part, "application/octet-stream")
-        guard curl_mime_filedata(part, file.path) == CURLE_OK else { throw BenchError("libcurl: cannot read \(file.path)") }
+        guard curl_mime_filedata(part, file.path) == CURLE_OK else {
+            throw BenchError("libcurl: cannot read \(file.path)")
+        }
         _ = errand_curl_easy_setopt_string(easy, CURLOPT_URL, url.absoluteString)
         _ = errand_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = errand_curl_easy_setopt_pointer(easy, CURLOPT_MIMEPOST, UnsafeMutableRawPointer(mime))
@@ -150,7 +160,8 @@ enum UploadBenchmark {
 
     /// A file of `megabytes` MiB of varied bytes (not zeros, so nothing along the way can take a shortcut).
     private static func makeFile(megabytes: Int) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("errand-upload-\(UUID().uuidString).bin")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "errand-upload-\(UUID().uuidString).bin")
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw BenchError("cannot create \(url.path)")
         }
@@ -160,7 +171,7 @@ enum UploadBenchmark {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         block.withUnsafeMutableBytes { bytes in
             for index in bytes.indices {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 bytes[index] = UInt8(truncatingIfNeeded: state >> 56)
             }
         }
@@ -179,7 +190,9 @@ enum UploadBenchmark {
         for row in rows {
             let megabytes = Double(bytes) / 1_048_576
             let framing = row.seen.content_length.map { "Content-Length \($0)" } ?? row.seen.transfer_encoding ?? "?"
-            let verdict = row.measurement.peakRSSMegabytes < peakRSSTargetMB ? "< \(Int(peakRSSTargetMB)) ✓" : "< \(Int(peakRSSTargetMB)) ✗"
+            let verdict =
+                row.measurement.peakRSSMegabytes < peakRSSTargetMB
+                ? "< \(Int(peakRSSTargetMB)) ✓" : "< \(Int(peakRSSTargetMB)) ✗"
             lines.append(
                 "| \(row.client) | \(Int(megabytes)) MiB | \(String(format: "%.2f", row.measurement.seconds)) | "
                     + "\(String(format: "%.0f", megabytes / row.measurement.seconds)) | "

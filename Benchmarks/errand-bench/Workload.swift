@@ -88,7 +88,8 @@ struct Workload: Sendable {
     /// Checks a response's body length.
     func check(bodyLength: Int, status: Int = 200) throws {
         guard status == 200, bodyLength == expectedBytes else {
-            throw BenchError("\(url.path) answered \(status) with \(bodyLength) bytes, expected 200 with \(expectedBytes)")
+            throw BenchError(
+                "\(url.path) answered \(status) with \(bodyLength) bytes, expected 200 with \(expectedBytes)")
         }
     }
 }

@@ -69,7 +69,9 @@ func fastestRounds(of clients: [BenchClient], on workload: Workload, rounds: Int
             // Detached: the measured loops run on the cooperative pool, never on the main actor this code starts on.
             let measurement = try await Task.detached { try await client.run(workload) }.value
             let result = BenchResult(client: client.name, workload: workload, measurement: measurement)
-            log("  round \(round): \(client.name) \(workload.scheme.rawValue) \(workload.size.rawValue) C=\(workload.concurrency): \(Int(result.rps)) req/s")
+            log(
+                "  round \(round): \(client.name) \(workload.scheme.rawValue) \(workload.size.rawValue) C=\(workload.concurrency): \(Int(result.rps)) req/s"
+            )
             rates[client.name, default: []].append(result.rps)
             cpu[client.name, default: []].append(result.cpuPerRequestMicroseconds)
             if result.rps > fastest[client.name]?.rps ?? 0 { fastest[client.name] = result }
@@ -82,7 +84,8 @@ func fastestRounds(of clients: [BenchClient], on workload: Workload, rounds: Int
 
 /// The file's length, from one fetch, so every benchmarked response can be checked against it.
 func expectedLength(of url: URL) async throws -> Int {
-    let response = try await ClientConfiguration.defaultTransport().send(TransportRequest(url: url, headers: ["Accept-Encoding": "identity"]))
+    let response = try await ClientConfiguration.defaultTransport().send(
+        TransportRequest(url: url, headers: ["Accept-Encoding": "identity"]))
     guard response.status == 200 else { throw BenchError("\(url.absoluteString) answered \(response.status)") }
     return response.body.count
 }

@@ -72,7 +72,9 @@ struct Options {
         if url == nil, let text = ProcessInfo.processInfo.environment["ERRAND_NGINX_HTTP_URL"] {
             url = URL(string: text)
         }
-        guard url != nil else { throw ProbeError("no server: pass --url or run `scripts/bench --memory`\n\(Self.usage)") }
+        guard url != nil else {
+            throw ProbeError("no server: pass --url or run `scripts/bench --memory`\n\(Self.usage)")
+        }
     }
 
     static let known = ["errand-urlsession", "raw-urlsession"] + (curlAvailable ? ["errand-curl"] : [])
@@ -115,9 +117,10 @@ func makeFetch(_ name: String, base: URL) throws -> Fetch {
         #else
         transport = URLSessionTransport()
         #endif
-        let client = APIClient(configuration: ClientConfiguration(
-            baseURL: base, headers: ["Accept-Encoding": "identity"], transport: transport,
-            maxResponseBodySize: 64 << 20))
+        let client = APIClient(
+            configuration: ClientConfiguration(
+                baseURL: base, headers: ["Accept-Encoding": "identity"], transport: transport,
+                maxResponseBodySize: 64 << 20))
         return { bytes in
             var request = Request<Data>(path: "large.bin")
             request.headers["Range"] = range(bytes)
@@ -133,7 +136,9 @@ func makeFetch(_ name: String, base: URL) throws -> Fetch {
             request.setValue(range(bytes), forHTTPHeaderField: "Range")
             request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
             let (data, response) = try await session.data(for: request)
-            guard (response as? HTTPURLResponse)?.statusCode == 206 else { throw ProbeError("expected 206 from \(file)") }
+            guard (response as? HTTPURLResponse)?.statusCode == 206 else {
+                throw ProbeError("expected 206 from \(file)")
+            }
             return data.count
         }
     default:
@@ -154,7 +159,9 @@ func runChild(_ name: String, options: Options) async throws {
                 group.addTask {
                     let bytes = sizes[index % sizes.count]
                     let received = try await fetch(bytes)
-                    guard received == bytes else { throw ProbeError("request \(index): \(received) bytes, not \(bytes)") }
+                    guard received == bytes else {
+                        throw ProbeError("request \(index): \(received) bytes, not \(bytes)")
+                    }
                 }
             }
             for _ in 0..<min(options.concurrency, options.requests) { add() }
@@ -228,8 +235,10 @@ func runParent(_ options: Options) throws {
         }
     }
     let megabytes = options.requests / sizes.count * sizes.reduce(0, +) >> 20
-    print("errand-memory: \(options.rounds) rounds of \(options.requests) requests (256 KiB to 32 MiB each, about "
-        + "\(megabytes) MiB a round), \(options.concurrency) at a time; MB resident after each round / after malloc_trim")
+    print(
+        "errand-memory: \(options.rounds) rounds of \(options.requests) requests (256 KiB to 32 MiB each, about "
+            + "\(megabytes) MiB a round), \(options.concurrency) at a time; MB resident after each round / after malloc_trim"
+    )
     print("")
     var header = "| client | malloc arenas |"
     var rule = "| --- | --- |"

@@ -20,7 +20,9 @@ enum ProcessProbe {
     static func descriptorTargets() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
         return names.compactMap { name in
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name)).map { "\(name) → \($0)" }
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name)).map {
+                "\(name) → \($0)"
+            }
         }.sorted()
     }
 }

@@ -28,10 +28,12 @@ enum Soak {
             descriptorsAfter = ProcessProbe.openDescriptors() ?? -1
         }
         if descriptorsAfter > descriptorsBefore {
-            print("descriptors opened and not closed: "
-                + ProcessProbe.descriptorTargets().filter { !targetsBefore.contains($0) }.joined(separator: ", "))
+            print(
+                "descriptors opened and not closed: "
+                    + ProcessProbe.descriptorTargets().filter { !targetsBefore.contains($0) }.joined(separator: ", "))
         }
-        let passed = SoakReport.print(options, run, descriptorsBefore: descriptorsBefore, descriptorsAfter: descriptorsAfter)
+        let passed = SoakReport.print(
+            options, run, descriptorsBefore: descriptorsBefore, descriptorsAfter: descriptorsAfter)
         exit(passed ? 0 : 1)
     }
 }

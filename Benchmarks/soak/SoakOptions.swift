@@ -47,7 +47,9 @@ struct SoakOptions {
             default: throw UsageError(message: "unknown argument \(argument)")
             }
         }
-        guard let url, url.scheme != nil else { throw UsageError(message: "--url with the fault server's URL is required") }
+        guard let url, url.scheme != nil else {
+            throw UsageError(message: "--url with the fault server's URL is required")
+        }
         options.url = url
         return options
     }

@@ -55,7 +55,9 @@ enum SoakRoute: CaseIterable {
         case .oversized: return Request(segments: ["oversized", key], query: [QueryItem("bytes", "1500000")])
         case .redirectLoop: return Request(segments: ["redirect-loop", key])
         case .stall: return Request(segments: ["stall", key], query: [QueryItem("seconds", "2")])
-        case .trickle: return Request(segments: ["trickle", key], query: [QueryItem("bytes", "20"), QueryItem("interval_ms", "5")])
+        case .trickle:
+            return Request(
+                segments: ["trickle", key], query: [QueryItem("bytes", "20"), QueryItem("interval_ms", "5")])
         case .wrongContentType: return Request(segments: ["wrong-content-type", key])
         }
     }

@@ -57,18 +57,22 @@ struct SoakRun {
     private static func makeClient(_ options: SoakOptions, cacheFile: URL) -> APIClient {
         let cacheConfiguration = HTTPCache.Configuration(
             defaultTTL: .seconds(2), memoryCostLimit: 1 << 20, diskSizeLimit: 4 << 20)
-        let cache = (try? HTTPCache(fileURL: cacheFile, configuration: cacheConfiguration))
+        let cache =
+            (try? HTTPCache(fileURL: cacheFile, configuration: cacheConfiguration))
             ?? HTTPCache(configuration: cacheConfiguration)
         let retry = RetryPolicy(
             maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(50), deadline: .seconds(20),
             maxRetryAfter: .seconds(1))
-        let middleware: [any Middleware] = [cache] + Resilience.middleware(
-            retry: retry, rateLimiter: RateLimiter(rate: 50_000, burst: 256), maxConcurrent: options.concurrency)
-        return APIClient(configuration: ClientConfiguration(
-            baseURL: options.url,
-            transport: makeTransport(options),
-            middleware: middleware, timeout: .seconds(1), connectTimeout: .seconds(2),
-            maxResponseBodySize: 1_000_000))
+        let middleware: [any Middleware] =
+            [cache]
+            + Resilience.middleware(
+                retry: retry, rateLimiter: RateLimiter(rate: 50_000, burst: 256), maxConcurrent: options.concurrency)
+        return APIClient(
+            configuration: ClientConfiguration(
+                baseURL: options.url,
+                transport: makeTransport(options),
+                middleware: middleware, timeout: .seconds(1), connectTimeout: .seconds(2),
+                maxResponseBodySize: 1_000_000))
     }
 
     private static func makeTransport(_ options: SoakOptions) -> any Transport {

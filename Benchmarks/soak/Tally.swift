@@ -45,11 +45,17 @@ final class Tally: Sendable {
 
     /// Requests that never ended, requests that ended more than once, successes, failures by kind, per route, and
     /// outcomes a route should not have had.
-    var summary: (lost: Int, duplicated: Int, succeeded: Int, failures: [String: Int],
-                  routes: [String: (sent: Int, succeeded: Int)], unexpected: [String: Int]) {
+    var summary:
+        (
+            lost: Int, duplicated: Int, succeeded: Int, failures: [String: Int],
+            routes: [String: (sent: Int, succeeded: Int)], unexpected: [String: Int]
+        )
+    {
         state.withLock { state in
-            (state.endings.filter { $0 == 0 }.count, state.endings.filter { $0 > 1 }.count, state.succeeded,
-             state.byKind, state.byRoute, state.unexpected)
+            (
+                state.endings.filter { $0 == 0 }.count, state.endings.filter { $0 > 1 }.count, state.succeeded,
+                state.byKind, state.byRoute, state.unexpected
+            )
         }
     }
 }

@@ -12,13 +12,18 @@ enum CLIChecks {
         name: "fuzz", version: "1.0.0", summary: "A tool with every kind of declaration.",
         options: NetworkOptions.options(baseURLVariable: "FUZZ_BASE_URL") + [.value("api-key", "KEY", help: "A key.")],
         commands: [
-            Command("search", summary: "Search.", positionals: [Positional("TEXT", help: "Text.")],
+            Command(
+                "search", summary: "Search.", positionals: [Positional("TEXT", help: "Text.")],
                 options: [.value("html", "DIR", help: "A folder."), .repeatable("department", "ID", help: "An id.")]),
-            Command("show", summary: "Show.", positionals: [Positional("ID", help: "An id."), Positional("MORE", help: "More.", isOptional: true)]),
-            Command("objects", summary: "List.", options: [
-                .value("limit", "N", short: "n", help: "At most N."), .value("from", "N", help: "Start."),
-                .flag("highlights", short: "H", help: "Only highlights."),
-            ]),
+            Command(
+                "show", summary: "Show.",
+                positionals: [Positional("ID", help: "An id."), Positional("MORE", help: "More.", isOptional: true)]),
+            Command(
+                "objects", summary: "List.",
+                options: [
+                    .value("limit", "N", short: "n", help: "At most N."), .value("from", "N", help: "Start."),
+                    .flag("highlights", short: "H", help: "Only highlights."),
+                ]),
         ],
         epilogue: "Exit codes: 0 ok.")
 
@@ -67,15 +72,21 @@ enum CLIChecks {
     /// A server root the CLI accepts is https, or http to loopback, with no credentials or path, and the client agrees
     /// to use it without being told to allow insecure HTTP.
     private static func serverAddressViolations(_ text: String) -> Violations {
-        guard let url = try? ServerAddress.validate(text, source: "--base-url", helpCommand: "fuzz --help") else { return [] }
+        guard let url = try? ServerAddress.validate(text, source: "--base-url", helpCommand: "fuzz --help") else {
+            return []
+        }
         var violations: Violations = []
         if url.user != nil || url.password != nil { violations.append("\(text.debugDescription) kept credentials") }
-        if !(url.path.isEmpty || url.path == "/") || url.query != nil { violations.append("\(text.debugDescription) kept a path or query") }
+        if !(url.path.isEmpty || url.path == "/") || url.query != nil {
+            violations.append("\(text.debugDescription) kept a path or query")
+        }
         let client = APIClient(configuration: ClientConfiguration(baseURL: url, transport: NoTransport()))
         do {
             _ = try client.makeTransportRequest(Request<Data>(path: "x"))
         } catch {
-            violations.append("the CLI accepts \(text.debugDescription) as \(url.absoluteString), the client refuses it: \(error.debugDescription)")
+            violations.append(
+                "the CLI accepts \(text.debugDescription) as \(url.absoluteString), the client refuses it: \(error.debugDescription)"
+            )
         }
         return violations
     }

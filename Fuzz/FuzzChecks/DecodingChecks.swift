@@ -53,7 +53,9 @@ enum DecodingChecks {
 
     /// Decodes the pieces in turn, keeping at most ``outputLimit`` bytes; `nil` when a coding cannot be decoded here.
     private static func run(_ encoding: [String], pieces: [ArraySlice<UInt8>]) -> Run? {
-        guard let decoder = try? ContentDecoder.make(contentEncoding: encoding.map { Array($0.utf8) }) else { return nil }
+        guard let decoder = try? ContentDecoder.make(contentEncoding: encoding.map { Array($0.utf8) }) else {
+            return nil
+        }
         var output: [UInt8] = []
         var stopped = false
         var violations: Violations = []

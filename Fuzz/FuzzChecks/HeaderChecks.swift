@@ -71,12 +71,18 @@ enum HeaderChecks {
         let names = CacheKey.varyNames(vary)
         var violations: Violations = []
         if names.contains("*") && names != ["*"] { violations.append("Vary names \(names) mix * with fields") }
-        if names != names.sorted() || Set(names).count != names.count { violations.append("Vary names \(names) not sorted and unique") }
-        if names.contains(where: { $0.isEmpty || $0 != $0.lowercased() || $0.trimmingCharacters(in: .whitespaces) != $0 }) {
+        if names != names.sorted() || Set(names).count != names.count {
+            violations.append("Vary names \(names) not sorted and unique")
+        }
+        if names.contains(where: {
+            $0.isEmpty || $0 != $0.lowercased() || $0.trimmingCharacters(in: .whitespaces) != $0
+        }) {
             violations.append("Vary names \(names) not trimmed lower-case")
         }
         let variant = CacheKey.variant(names: names, requestHeaders: headers)
-        if variant != CacheKey.variant(names: names, requestHeaders: headers) { violations.append("variant not stable") }
+        if variant != CacheKey.variant(names: names, requestHeaders: headers) {
+            violations.append("variant not stable")
+        }
         return violations
     }
 
@@ -96,7 +102,9 @@ enum HeaderChecks {
         for later in [now, now.addingTimeInterval(365 * 86_400), Date.distantPast, Date.distantFuture] {
             let age = entry.age(at: later)
             if !(age >= 0 && age.isFinite) { violations.append("age \(age) at \(later)") }
-            if Int(entry.ageHeaderValue(at: later)) == nil { violations.append("Age header \(entry.ageHeaderValue(at: later))") }
+            if Int(entry.ageHeaderValue(at: later)) == nil {
+                violations.append("Age header \(entry.ageHeaderValue(at: later))")
+            }
         }
         return violations
     }

@@ -29,7 +29,8 @@ enum ModelChecks {
         do {
             let once = try encoder.encode(value)
             let twice = try encoder.encode(decoder.decode(Value.self, from: once))
-            return once == twice ? [] : ["\(Value.self) does not read back what it wrote: \(String(decoding: once, as: UTF8.self))"]
+            return once == twice
+                ? [] : ["\(Value.self) does not read back what it wrote: \(String(decoding: once, as: UTF8.self))"]
         } catch {
             return ["\(Value.self) could not read back what it wrote: \(error)"]
         }

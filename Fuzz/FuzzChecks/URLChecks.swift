@@ -47,7 +47,8 @@ enum URLChecks {
 
     /// The built URL keeps the base's scheme and host, stays below the base path, and carries exactly the segments
     /// and query items given, in order.
-    private static func builtURLViolations(_ url: URL, base: URL, segments: [String], query: [QueryItem]) -> Violations {
+    private static func builtURLViolations(_ url: URL, base: URL, segments: [String], query: [QueryItem]) -> Violations
+    {
         var violations: Violations = []
         if url.scheme?.lowercased() != base.scheme?.lowercased() || url.host != base.host {
             violations.append("\(url.absoluteString) left the base's scheme or host (\(base.absoluteString))")
@@ -99,7 +100,8 @@ enum URLChecks {
             }
         }
         if !secretSegment.isEmpty,
-            components.percentEncodedPath.split(separator: "/").contains(Substring(PercentEncoding.encode(secretSegment)))
+            components.percentEncodedPath.split(separator: "/").contains(
+                Substring(PercentEncoding.encode(secretSegment)))
         {
             violations.append("redacting \(url.absoluteString) kept the secret segment")
         }

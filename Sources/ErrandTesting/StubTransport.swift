@@ -45,8 +45,10 @@ public final class StubTransport: Transport {
 
     /// Adds a route answering JSON text.
     public func respond(to path: String, status: Int = 200, json: String) {
-        register(path: path, reply: .response(
-            status: status, headers: ["Content-Type": "application/json"], body: Data(json.utf8)))
+        register(
+            path: path,
+            reply: .response(
+                status: status, headers: ["Content-Type": "application/json"], body: Data(json.utf8)))
     }
 
     /// Adds a route answering raw bytes.
@@ -75,7 +77,9 @@ public final class StubTransport: Transport {
         }
         try Task.checkCancellation()
         guard let route else {
-            return TransportResponse(status: 404, headers: ["Content-Type": "text/plain"], body: Data("no stub route".utf8), url: request.url)
+            return TransportResponse(
+                status: 404, headers: ["Content-Type": "text/plain"], body: Data("no stub route".utf8), url: request.url
+            )
         }
         switch route.reply {
         case .response(let status, let headers, let body):

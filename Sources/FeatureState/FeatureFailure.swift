@@ -26,8 +26,9 @@ public struct FeatureFailure<Wording: FailureWording>: PresentableFailure, Hasha
 
     /// A failure of a kind, with its technical description (the error's own sentence is the feature's).
     public init(kind: FailureKind, technicalDescription: String) {
-        self.init(ClassifiedFailure(
-            kind: kind, reason: Wording.sentence(for: kind), technicalDescription: technicalDescription))
+        self.init(
+            ClassifiedFailure(
+                kind: kind, reason: Wording.sentence(for: kind), technicalDescription: technicalDescription))
     }
 
     /// Classifies any error a fetch threw: Errand's, the feature's SDK's, or one of these.

@@ -23,7 +23,8 @@ struct MealDBSession {
             context: context, baseURLVariable: "MEALDB_BASE_URL", defaultBaseURL: MealDBClient.defaultBaseURL,
             cacheName: "mealdb")
         let flagKey = invocation.value("api-key")
-        let apiKey = flagKey ?? context.environment["MEALDB_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        let apiKey =
+            flagKey ?? context.environment["MEALDB_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
             ?? MealDBClient.testAPIKey
         guard !apiKey.trimmingCharacters(in: .whitespaces).isEmpty, !apiKey.contains("/") else {
             throw invocation.usageError("the API key must be a non-empty word without '/'")
@@ -92,7 +93,8 @@ struct MealDBSession {
             ingredients.isEmpty ? nil : ("ingredient", ingredients),
         ].compactMap { $0 }
         guard choices.count == 1, let (kind, values) = choices.first else {
-            let problem = choices.isEmpty
+            let problem =
+                choices.isEmpty
                 ? "filter needs one of --category, --area or --ingredient"
                 : "filter takes only one of --category, --area or --ingredient, not \(choices.map { "--" + $0.0 }.joined(separator: " and "))"
             throw invocation.usageError(problem)
@@ -110,14 +112,16 @@ struct MealDBSession {
         let described = values.map { "\"\($0)\"" }.joined(separator: " and ")
         let kinds = values.count > 1 ? "ingredients" : kind
         output.summaries(meals, emptyMessage: "No meals found for \(kinds) \(described).")
-        try await writeGallery(meals.map(Self.card), title: "Meals of the \(kinds) \(values.map { "“\($0)”" }.joined(separator: " and "))")
+        try await writeGallery(
+            meals.map(Self.card), title: "Meals of the \(kinds) \(values.map { "“\($0)”" }.joined(separator: " and "))")
     }
 
     /// Refuses, before any request, a command that TheMealDB serves only with a supporter's key.
     private func requirePremiumKey(_ command: String) throws(UsageError) {
         guard client.hasPremiumKey else {
             throw invocation.usageError(
-                "\(command) needs a premium TheMealDB API key (a supporter's key): pass --api-key KEY or set MEALDB_API_KEY")
+                "\(command) needs a premium TheMealDB API key (a supporter's key): pass --api-key KEY or set MEALDB_API_KEY"
+            )
         }
     }
 

@@ -20,7 +20,9 @@ enum MealDBTool {
                 "search", summary: "Meals whose name contains TEXT.",
                 positionals: [Positional("TEXT", help: "Part of a meal's name, as pasta or \"mac and cheese\".")],
                 options: [htmlOption],
-                examples: ["mealdb search pasta", "mealdb search \"chicken curry\" --json", "mealdb search cake --html cakes"]),
+                examples: [
+                    "mealdb search pasta", "mealdb search \"chicken curry\" --json", "mealdb search cake --html cakes",
+                ]),
             Command(
                 "letter", summary: "Meals whose name starts with a letter.",
                 positionals: [Positional("L", help: "One letter from a to z.")],
@@ -37,7 +39,8 @@ enum MealDBTool {
                 examples: ["mealdb random", "mealdb random --selection --api-key KEY --json"]),
             Command(
                 "latest", summary: "The meals added most recently, newest first (premium).",
-                discussion: "Needs a premium key (--api-key or MEALDB_API_KEY); exits with 2 before any request without one.",
+                discussion:
+                    "Needs a premium key (--api-key or MEALDB_API_KEY); exits with 2 before any request without one.",
                 options: [htmlOption],
                 examples: ["mealdb latest --api-key KEY", "MEALDB_API_KEY=KEY mealdb latest --json"]),
             Command("categories", summary: "Every category, with its description.", examples: ["mealdb categories"]),
@@ -52,7 +55,8 @@ enum MealDBTool {
                 options: [
                     .value("category", "C", help: "Meals of this category, as Seafood."),
                     .value("area", "A", help: "Meals of this area, as Italian."),
-                    .repeatable("ingredient", "I", help: "Meals with this ingredient, as chicken_breast; repeatable (premium)."),
+                    .repeatable(
+                        "ingredient", "I", help: "Meals with this ingredient, as chicken_breast; repeatable (premium)."),
                     htmlOption,
                 ],
                 examples: [

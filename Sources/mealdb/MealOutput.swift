@@ -16,14 +16,16 @@ struct MealOutput {
             [meal.id, meal.name, [meal.category, meal.area].compactMap { $0 }.joined(separator: " · ")]
         }
         console.print(TextLayout.columns(rows, width: width))
-        console.print(style.dim("\(meals.count) meal\(meals.count == 1 ? "" : "s"). Run 'mealdb show ID' for a recipe."))
+        console.print(
+            style.dim("\(meals.count) meal\(meals.count == 1 ? "" : "s"). Run 'mealdb show ID' for a recipe."))
     }
 
     func summaries(_ meals: [MealSummary], emptyMessage: String) {
         if json { return console.printJSON(.array(meals.map(\.json))) }
         guard !meals.isEmpty else { return console.print(emptyMessage) }
         console.print(TextLayout.columns(meals.map { [$0.id, $0.name] }, width: width))
-        console.print(style.dim("\(meals.count) meal\(meals.count == 1 ? "" : "s"). Run 'mealdb show ID' for a recipe."))
+        console.print(
+            style.dim("\(meals.count) meal\(meals.count == 1 ? "" : "s"). Run 'mealdb show ID' for a recipe."))
     }
 
     func meal(_ meal: Meal) {
@@ -32,7 +34,11 @@ struct MealOutput {
         var heading = style.bold(meal.name)
         if let alternate = meal.alternateName { heading += " " + style.dim("(\(alternate))") }
         let facts = [meal.category, meal.area].compactMap { $0 }.joined(separator: " · ")
-        sections.append([heading, facts.isEmpty ? nil : facts, meal.tags.isEmpty ? nil : "Tags: " + meal.tags.joined(separator: ", ")]
+        sections.append(
+            [
+                heading, facts.isEmpty ? nil : facts,
+                meal.tags.isEmpty ? nil : "Tags: " + meal.tags.joined(separator: ", "),
+            ]
             .compactMap { $0 }.joined(separator: "\n"))
         if !meal.ingredients.isEmpty {
             let rows = meal.ingredients.map { [$0.measure ?? "", $0.name] }

@@ -23,10 +23,16 @@ struct MetOutput {
             return console.print(emptyMessage(result, text: text, limit: limit))
         }
         let rows = result.objects.map { object in
-            [String(object.id), object.title ?? "Untitled", object.artistDisplayName ?? object.culture ?? "", object.objectDate ?? ""]
+            [
+                String(object.id), object.title ?? "Untitled", object.artistDisplayName ?? object.culture ?? "",
+                object.objectDate ?? "",
+            ]
         }
         console.print(TextLayout.columns(rows, width: width))
-        console.print(style.dim("Showing \(result.objects.count) of \(result.matches) matching objects. Run 'met show ID' for one in full."))
+        console.print(
+            style.dim(
+                "Showing \(result.objects.count) of \(result.matches) matching objects. Run 'met show ID' for one in full."
+            ))
     }
 
     /// One warning per kind of skip: objects the Met lists but does not serve, and objects whose answer could not
@@ -49,22 +55,27 @@ struct MetOutput {
         if limit == 0 {
             return "\(result.matches) objects match; --limit 0 fetches none of them (--ids-only lists their IDs)."
         }
-        return "None of the \(min(limit, result.matches)) objects fetched of the \(result.matches) matching could be shown."
+        return
+            "None of the \(min(limit, result.matches)) objects fetched of the \(result.matches) matching could be shown."
     }
 
     func objectIDs(_ list: ObjectIDList) {
         if json { return console.printJSON(["total": .integer(list.total), "objectIDs": JSONValue(list.ids)]) }
         guard !list.ids.isEmpty else { return console.print("No objects found.") }
         console.print(TextLayout.wrap(list.ids.map(String.init).joined(separator: " "), width: width))
-        let shown = list.ids.count == list.total ? "\(list.total) object IDs." : "\(list.ids.count) of \(list.total) object IDs."
+        let shown =
+            list.ids.count == list.total
+            ? "\(list.total) object IDs." : "\(list.ids.count) of \(list.total) object IDs."
         console.print(style.dim(shown))
     }
 
     func departments(_ departments: [Department]) {
         if json {
-            return console.printJSON(.array(departments.map {
-                ["departmentId": .integer($0.id), "displayName": .string($0.displayName)]
-            }))
+            return console.printJSON(
+                .array(
+                    departments.map {
+                        ["departmentId": .integer($0.id), "displayName": .string($0.displayName)]
+                    }))
         }
         guard !departments.isEmpty else { return console.print("No departments.") }
         console.print(TextLayout.columns(departments.map { [String($0.id), $0.displayName] }, width: width))

@@ -91,7 +91,8 @@ struct MetSession {
                     title: object.title ?? "Untitled", subtitle: object.artistDisplayName ?? object.culture,
                     details: [object.objectDate, object.medium, object.department].compactMap { $0 },
                     badge: String(object.id), imageURL: object.thumbnail,
-                    fallbackImageURL: object.primaryImageSmall == nil ? nil : object.primaryImage, link: object.objectURL)
+                    fallbackImageURL: object.primaryImageSmall == nil ? nil : object.primaryImage,
+                    link: object.objectURL)
             })
         try await GalleryWriter().write(gallery, toFolder: folder, setup: setup, console: console)
     }
@@ -110,6 +111,7 @@ struct MetSession {
             components.day = day
             if components.isValidDate, let date = components.date { return date }
         }
-        throw UsageError("--since expects a day as YYYY-MM-DD, such as 2024-01-31, not '\(text)'", helpCommand: "met objects")
+        throw UsageError(
+            "--since expects a day as YYYY-MM-DD, such as 2024-01-31, not '\(text)'", helpCommand: "met objects")
     }
 }

@@ -1,7 +1,6 @@
 import CommandLine
 import MuseumFeature
 
-await ToolMain.run(MetTool.definition, classify: { error in MuseumWording.classifyOwn(error).map(Failure.init) }) {
-    context in
-    try await MetSession(context: context).run()
-}
+await ToolMain.run(
+    MetTool.definition, classify: { error in MuseumWording.classifyOwn(error).map(Failure.init) },
+    body: { context in try await MetSession(context: context).run() })

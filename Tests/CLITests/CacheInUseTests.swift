@@ -16,17 +16,23 @@ struct CacheInUseTests {
 
         let file = tool.home.appendingPathComponent("cache/errand/mealdb.sqlite")
         let holder = try SQLiteConnection(path: file.path)
-        try holder.execute("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; UPDATE totals SET count = count WHERE id = 1")
+        try holder.execute(
+            "PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; UPDATE totals SET count = count WHERE id = 1")
         defer { try? holder.execute("COMMIT") }
 
         let again = try await tool.run(["areas", "--json"] + base)
         #expect(again.status == 0, "\(again)")
         #expect(again.stdout == online.stdout)
-        #expect(again.stderr == "mealdb: warning: The cache at \(file.path) is in use by another process, so this run keeps answers in memory only.\n")
+        #expect(
+            again.stderr
+                == "mealdb: warning: The cache at \(file.path) is in use by another process, so this run keeps answers in memory only.\n"
+        )
 
         let offline = try await tool.run(["areas", "--offline"] + base)
         #expect(offline.status == 4, "\(offline)")
-        #expect(offline.stderr.hasPrefix(
-            "mealdb: warning: The cache at \(file.path) is in use by another process, so --offline has nothing cached to answer from.\n"))
+        #expect(
+            offline.stderr.hasPrefix(
+                "mealdb: warning: The cache at \(file.path) is in use by another process, so --offline has nothing cached to answer from.\n"
+            ))
     }
 }

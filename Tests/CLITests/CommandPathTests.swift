@@ -19,18 +19,29 @@ struct CommandPathTests {
         (["categories"], "Pasta", nil, nil),
         (["areas"], "Italian", nil, nil),
         (["ingredients"], "ingredients.", nil, nil),
-        (["filter", "--category", "Pasta"], "Pasta", ["filter", "--category", "Nothing"],
-            #"No meals found for category "Nothing"."#),
-        (["filter", "--area", "Italian"], "meals.", ["filter", "--area", "Atlantis"],
-            #"No meals found for area "Atlantis"."#),
-        (["filter", "--ingredient", "garlic"], "meals.", ["filter", "--ingredient", "unobtainium"],
-            #"No meals found for ingredient "unobtainium"."#),
+        (
+            ["filter", "--category", "Pasta"], "Pasta", ["filter", "--category", "Nothing"],
+            #"No meals found for category "Nothing"."#
+        ),
+        (
+            ["filter", "--area", "Italian"], "meals.", ["filter", "--area", "Atlantis"],
+            #"No meals found for area "Atlantis"."#
+        ),
+        (
+            ["filter", "--ingredient", "garlic"], "meals.", ["filter", "--ingredient", "unobtainium"],
+            #"No meals found for ingredient "unobtainium"."#
+        ),
     ]
 
     static let metCommands: [(arguments: [String], found: String, empty: [String]?, emptySentence: String?)] = [
-        (["search", "sunflowers", "--limit", "3"], "matching objects", ["search", "zzzqqq"],
-            #"No objects found for "zzzqqq"."#),
-        (["search", "sunflowers", "--ids-only"], "object IDs.", ["search", "zzzqqq", "--ids-only"], "No objects found."),
+        (
+            ["search", "sunflowers", "--limit", "3"], "matching objects", ["search", "zzzqqq"],
+            #"No objects found for "zzzqqq"."#
+        ),
+        (
+            ["search", "sunflowers", "--ids-only"], "object IDs.", ["search", "zzzqqq", "--ids-only"],
+            "No objects found."
+        ),
         (["show", "7001"], "object 7001", nil, nil),
         (["departments"], "American Decorative Arts", nil, nil),
         (["objects", "--department", "1"], "object IDs.", ["objects", "--department", "999"], "No objects found."),
@@ -50,7 +61,9 @@ struct CommandPathTests {
         try await ToolProcess(tool).run(arguments + ["--base-url", try base ?? Replica.root()])
     }
 
-    @Test("success: the result on stdout, nothing on stderr, exit 0", arguments: allCommands.map { [$0.tool] + $0.arguments + [$0.found] })
+    @Test(
+        "success: the result on stdout, nothing on stderr, exit 0",
+        arguments: allCommands.map { [$0.tool] + $0.arguments + [$0.found] })
     func success(_ command: [String]) async throws {
         let outcome = try await run(command[0], Array(command.dropFirst().dropLast()))
         #expect(outcome.status == 0, "\(outcome)")
@@ -72,7 +85,8 @@ struct CommandPathTests {
         #expect(outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == command.last, "\(outcome)")
     }
 
-    @Test("failure: a refused connection is one sentence naming the server and --base-url, exit 4",
+    @Test(
+        "failure: a refused connection is one sentence naming the server and --base-url, exit 4",
         arguments: allCommands.map { [$0.tool] + $0.arguments })
     func failure(_ command: [String]) async throws {
         let outcome = try await run(command[0], Array(command.dropFirst()), base: try closedPort())

@@ -31,7 +31,9 @@ struct FailureVocabularyTests {
 
     @Test("the apps tell the classes a user can act on apart")
     func distinctSentences() {
-        let classes: [FailureKind] = [.unreachable, .timedOut, .serverError, .notFound, .invalidResponse, .invalidRequest]
+        let classes: [FailureKind] = [
+            .unreachable, .timedOut, .serverError, .notFound, .invalidResponse, .invalidRequest,
+        ]
         #expect(Set(classes.map(RecipeWording.sentence)).count == classes.count)
         #expect(Set(classes.map(MuseumWording.sentence)).count == classes.count)
     }
@@ -45,15 +47,17 @@ struct FailureVocabularyTests {
         #expect(failure.detail == error.debugDescription)
     }
 
-    @Test("the Met's own failures, classified once for the app and the tool", arguments: [
-        (MetError.notFound(objectID: 1, message: ""), FailureKind.notFound),
-        (.notAvailable(objectID: 1, message: ""), .notFound),
-        (.blocked(StatusFailure(status: 403, headers: [:], body: Data(), url: nil)), .blocked),
-        (.serviceUnavailable(StatusFailure(status: 503, headers: [:], body: Data(), url: nil)), .serverError),
-        (.invalidQuery("bad"), .invalidRequest),
-        (.request(.transport(TransportFailure(kind: .timedOut, underlying: ""))), .timedOut),
-        (.request(.cancelled), .cancelled),
-    ])
+    @Test(
+        "the Met's own failures, classified once for the app and the tool",
+        arguments: [
+            (MetError.notFound(objectID: 1, message: ""), FailureKind.notFound),
+            (.notAvailable(objectID: 1, message: ""), .notFound),
+            (.blocked(StatusFailure(status: 403, headers: [:], body: Data(), url: nil)), .blocked),
+            (.serviceUnavailable(StatusFailure(status: 503, headers: [:], body: Data(), url: nil)), .serverError),
+            (.invalidQuery("bad"), .invalidRequest),
+            (.request(.transport(TransportFailure(kind: .timedOut, underlying: ""))), .timedOut),
+            (.request(.cancelled), .cancelled),
+        ])
     func metErrors(error: MetError, kind: FailureKind) {
         let museum = MuseumFailure(error)
         #expect(museum.kind == kind)

@@ -26,11 +26,17 @@ struct MealDBCLITests {
         #expect(outcome.stderr.isEmpty)
         let meals = try #require(try outcome.json() as? [[String: Any]])
         #expect(!meals.isEmpty)
-        let keys = ["id", "name", "alternateName", "category", "area", "instructions", "thumbnail", "tags", "youtube", "source", "ingredients"]
+        let keys = [
+            "id", "name", "alternateName", "category", "area", "instructions", "thumbnail", "tags", "youtube", "source",
+            "ingredients",
+        ]
         for meal in meals {
             #expect(Set(meal.keys) == Set(keys))
             let ingredients = try #require(meal["ingredients"] as? [[String: Any]])
-            #expect(ingredients.allSatisfy { Set($0.keys) == ["name", "measure"] && ($0["name"] as? String)?.isEmpty == false })
+            #expect(
+                ingredients.allSatisfy {
+                    Set($0.keys) == ["name", "measure"] && ($0["name"] as? String)?.isEmpty == false
+                })
             #expect(meal["tags"] is [String])
         }
         let first = try #require(outcome.stdout.range(of: "\"id\""))
@@ -113,7 +119,10 @@ struct MealDBCLITests {
     @Test("latest and random --selection: JSON arrays of full meals with a supporter's key, from flag or environment")
     func premiumMeals() async throws {
         let key = "premium\(UInt32.random(in: 0...UInt32.max))"
-        let mealKeys: Set = ["id", "name", "alternateName", "category", "area", "instructions", "thumbnail", "tags", "youtube", "source", "ingredients"]
+        let mealKeys: Set = [
+            "id", "name", "alternateName", "category", "area", "instructions", "thumbnail", "tags", "youtube", "source",
+            "ingredients",
+        ]
         let latest = try await run(["latest", "--api-key", key, "--json"])
         #expect(latest.status == 0, "\(latest)")
         let newest = try #require(try latest.json() as? [[String: Any]])
@@ -134,7 +143,9 @@ struct MealDBCLITests {
     @Test("filter with several --ingredient: summaries of the meals with all of them")
     func filterBySeveralIngredients() async throws {
         let key = "premium\(UInt32.random(in: 0...UInt32.max))"
-        let outcome = try await run(["filter", "--ingredient", "garlic", "--ingredient", "olive oil", "--api-key", key, "--json"])
+        let outcome = try await run([
+            "filter", "--ingredient", "garlic", "--ingredient", "olive oil", "--api-key", key, "--json",
+        ])
         #expect(outcome.status == 0, "\(outcome)")
         let meals = try #require(try outcome.json() as? [[String: Any]])
         #expect(!meals.isEmpty && meals.allSatisfy { Set($0.keys) == ["id", "name", "thumbnail"] })
@@ -146,8 +157,11 @@ struct MealDBCLITests {
         #expect(none.stdout == "No meals found for ingredients \"garlic\" and \"unobtainium\".\n")
     }
 
-    @Test("with the test key, each premium command exits 2 before any request, naming both ways to give a key",
-        arguments: [["latest"], ["random", "--selection"], ["filter", "--ingredient", "garlic", "--ingredient", "MARKER"]])
+    @Test(
+        "with the test key, each premium command exits 2 before any request, naming both ways to give a key",
+        arguments: [
+            ["latest"], ["random", "--selection"], ["filter", "--ingredient", "garlic", "--ingredient", "MARKER"],
+        ])
     func premiumNeedsAKey(arguments: [String]) async throws {
         let marker = "marker\(UInt32.random(in: 0...UInt32.max))"
         let outcome = try await run(arguments.map { $0 == "MARKER" ? marker : $0 } + ["--verbose"])
@@ -192,7 +206,8 @@ struct MealDBCLITests {
         let root = try Replica.root()
         let fromEnv = try await tool.run(["areas"], environment: ["MEALDB_BASE_URL": root])
         #expect(fromEnv.status == 0)
-        let flagWins = try await tool.run(["areas", "--base-url", root], environment: ["MEALDB_BASE_URL": "http://example.com"])
+        let flagWins = try await tool.run(
+            ["areas", "--base-url", root], environment: ["MEALDB_BASE_URL": "http://example.com"])
         #expect(flagWins.status == 0)
         let badEnv = try await tool.run(["areas"], environment: ["MEALDB_BASE_URL": "http://example.com"])
         #expect(badEnv.status == 2)
@@ -207,7 +222,8 @@ struct MealDBCLITests {
         #expect(toolHelp.status == 0)
         #expect(toolHelp.stdout.contains("Usage: mealdb <command>"))
         #expect(toolHelp.stderr.isEmpty)
-        for command in ["search", "letter", "show", "random", "latest", "categories", "areas", "ingredients", "filter"] {
+        for command in ["search", "letter", "show", "random", "latest", "categories", "areas", "ingredients", "filter"]
+        {
             let help = try await tool.run([command, "-h"])
             #expect(help.status == 0)
             #expect(help.stdout.hasPrefix("Usage: mealdb \(command)"))
@@ -218,11 +234,13 @@ struct MealDBCLITests {
         #expect(version.stdout.hasPrefix("mealdb "))
     }
 
-    @Test("usage errors exit 2 with one sentence pointing to --help", arguments: [
-        ["bogus"], ["search"], ["search", "a", "--bogus"], ["letter", "ab"], ["letter", "1"], ["show", "abc"],
-        ["filter"], ["filter", "--area", "Italian", "--category", "Pasta"], ["areas", "--timeout", "soon"],
-        ["areas", "--base-url", "https://example.com/api"], ["areas", "--offline", "--no-cache"],
-    ])
+    @Test(
+        "usage errors exit 2 with one sentence pointing to --help",
+        arguments: [
+            ["bogus"], ["search"], ["search", "a", "--bogus"], ["letter", "ab"], ["letter", "1"], ["show", "abc"],
+            ["filter"], ["filter", "--area", "Italian", "--category", "Pasta"], ["areas", "--timeout", "soon"],
+            ["areas", "--base-url", "https://example.com/api"], ["areas", "--offline", "--no-cache"],
+        ])
     func usageErrors(arguments: [String]) async throws {
         let outcome = try await tool.run(arguments)
         #expect(outcome.status == 2, "\(outcome)")
@@ -239,10 +257,12 @@ struct MealDBCLITests {
         #expect(outcome.stderr.contains("https is required"))
     }
 
-    @Test("server failures exit 5, unreadable answers 6", arguments: [
-        ("__500__", Int32(5), "HTTP 500"), ("__html__", 6, "web page"), ("__text__", 6, "expected format"),
-        ("__truncated__", 6, "expected format"),
-    ])
+    @Test(
+        "server failures exit 5, unreadable answers 6",
+        arguments: [
+            ("__500__", Int32(5), "HTTP 500"), ("__html__", 6, "web page"), ("__text__", 6, "expected format"),
+            ("__truncated__", 6, "expected format"),
+        ])
     func faults(trigger: String, status: Int32, phrase: String) async throws {
         let outcome = try await run(["search", trigger])
         #expect(outcome.status == status, "\(outcome)")
@@ -295,7 +315,8 @@ struct MealDBCLITests {
         #expect(outcome.status == 0, "\(outcome)")
         #expect(try outcome.json() is [[String: Any]], "stdout stays one JSON document")
         let html = try String(contentsOf: folder.appendingPathComponent("index.html"), encoding: .utf8)
-        let thumbnails = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("thumbnails").path)
+        let thumbnails = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("thumbnails").path)
         let count = (try outcome.json() as? [Any])?.count ?? 0
         #expect(thumbnails.count == count)
         #expect(thumbnails.allSatisfy { $0.hasSuffix(".png") })
@@ -309,7 +330,9 @@ struct MealDBCLITests {
         let offlineFolder = tool.home.appendingPathComponent("originals-offline")
         let (online, offline) = try await Replica.withSizeVariantsMissing {
             let online = try await run(["filter", "--area", "British", "--html", folder.path, "--json"])
-            let offline = try await run(["filter", "--area", "British", "--offline", "--html", offlineFolder.path, "--json"])
+            let offline = try await run([
+                "filter", "--area", "British", "--offline", "--html", offlineFolder.path, "--json",
+            ])
             return (online, offline)
         }
         #expect(online.status == 0, "\(online)")
@@ -318,8 +341,11 @@ struct MealDBCLITests {
         #expect(!meals.isEmpty)
         for (outcome, place) in [(online, folder), (offline, offlineFolder)] {
             #expect(outcome.status == 0, "\(outcome)")
-            let thumbnails = try FileManager.default.contentsOfDirectory(atPath: place.appendingPathComponent("thumbnails").path)
-            #expect(thumbnails.count == meals.count, "\(place.lastPathComponent): \(thumbnails.count) of \(meals.count) pictures")
+            let thumbnails = try FileManager.default.contentsOfDirectory(
+                atPath: place.appendingPathComponent("thumbnails").path)
+            #expect(
+                thumbnails.count == meals.count,
+                "\(place.lastPathComponent): \(thumbnails.count) of \(meals.count) pictures")
             #expect(outcome.stderr.contains("with \(meals.count) picture"))
         }
         // Each original was asked for after its medium variant failed.
@@ -336,16 +362,21 @@ struct MealDBCLITests {
     @Test("--offline answers from the cache after an online run, pictures included; a miss exits 4")
     func offlineAfterCachedRun() async throws {
         // Only this test filters by "Vegetarian", so the replica's log of it is this test's alone.
-        let online = try await run(["filter", "--category", "Vegetarian", "--json", "--html", tool.home.appendingPathComponent("g1").path])
+        let online = try await run([
+            "filter", "--category", "Vegetarian", "--json", "--html", tool.home.appendingPathComponent("g1").path,
+        ])
         #expect(online.status == 0, "\(online)")
         let sent = try await Replica.requests(containing: "c=Vegetarian").count
         let offlineFolder = tool.home.appendingPathComponent("g2")
-        let offline = try await run(["filter", "--category", "Vegetarian", "--json", "--offline", "--verbose", "--html", offlineFolder.path])
+        let offline = try await run([
+            "filter", "--category", "Vegetarian", "--json", "--offline", "--verbose", "--html", offlineFolder.path,
+        ])
         #expect(offline.status == 0, "\(offline)")
         #expect(offline.stdout == online.stdout)
         #expect(offline.stderr.contains("cache=stale") || offline.stderr.contains("cache=hit"))
         #expect(try await Replica.requests(containing: "c=Vegetarian").count == sent, "offline sends nothing")
-        let pictures = try FileManager.default.contentsOfDirectory(atPath: offlineFolder.appendingPathComponent("thumbnails").path)
+        let pictures = try FileManager.default.contentsOfDirectory(
+            atPath: offlineFolder.appendingPathComponent("thumbnails").path)
         #expect(pictures.count == (try online.json() as? [Any])?.count)
 
         let miss = try await run(["filter", "--area", "Atlantis", "--offline"])

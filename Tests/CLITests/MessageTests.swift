@@ -26,7 +26,9 @@ struct MetMessagesTests {
     func limitZero() async throws {
         let outcome = try await run(["search", "sunflowers", "--limit", "0"])
         #expect(outcome.status == 0, "\(outcome)")
-        #expect(outcome.stdout.hasSuffix("objects match; --limit 0 fetches none of them (--ids-only lists their IDs).\n"), "\(outcome)")
+        #expect(
+            outcome.stdout.hasSuffix("objects match; --limit 0 fetches none of them (--ids-only lists their IDs).\n"),
+            "\(outcome)")
     }
 }
 

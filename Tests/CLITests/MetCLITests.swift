@@ -29,7 +29,8 @@ struct MetCLITests {
         #expect(skipped == [7404, 7410])
         #expect(objects.count + skipped.count == 10)
         let required = [
-            "objectID", "title", "isPublicDomain", "isHighlight", "primaryImage", "primaryImageSmall", "additionalImages",
+            "objectID", "title", "isPublicDomain", "isHighlight", "primaryImage", "primaryImageSmall",
+            "additionalImages",
             "department", "objectName", "culture", "period", "objectDate", "objectBeginDate", "objectEndDate", "medium",
             "dimensions", "creditLine", "artistDisplayName", "constituents", "tags", "measurements", "objectURL",
             "galleryNumber", "metadataDate",
@@ -67,15 +68,17 @@ struct MetCLITests {
         let marker = "m\(UInt32.random(in: 0...UInt32.max))"
         let outcome = try await run([
             "search", "a+b & c=\(marker) é", "--highlight", "--title", "--tags", "--on-view", "--artist-or-culture",
-            "--has-images", "--department", "11", "--medium", "Oil|Silk & Wool", "--geo", "France|Côte", "--from", "-500",
+            "--has-images", "--department", "11", "--medium", "Oil|Silk & Wool", "--geo", "France|Côte", "--from",
+            "-500",
             "--to", "1900", "--ids-only",
         ])
         #expect(outcome.status == 0, "\(outcome)")
         let requests = try await Replica.requests(containing: marker)
         #expect(requests.map(\.path) == ["/public/collection/v1/search"])
-        #expect(requests.first?.query == "isHighlight=true&title=true&tags=true&isOnView=true&artistOrCulture=true"
-            + "&hasImages=true&departmentId=11&medium=Oil%7CSilk%20%26%20Wool&geoLocation=France%7CC%C3%B4te"
-            + "&dateBegin=-500&dateEnd=1900&q=a%2Bb%20%26%20c%3D\(marker)%20%C3%A9")
+        #expect(
+            requests.first?.query == "isHighlight=true&title=true&tags=true&isOnView=true&artistOrCulture=true"
+                + "&hasImages=true&departmentId=11&medium=Oil%7CSilk%20%26%20Wool&geoLocation=France%7CC%C3%B4te"
+                + "&dateBegin=-500&dateEnd=1900&q=a%2Bb%20%26%20c%3D\(marker)%20%C3%A9")
     }
 
     @Test("show: the object; unknown and unserved IDs exit 3")
@@ -129,12 +132,15 @@ struct MetCLITests {
         #expect(requests.last?.query == "metadataDate=\(marker)&departmentIds=1%7C11")
     }
 
-    @Test("usage errors exit 2", arguments: [
-        ["search", "x", "--from", "1900"], ["search", "x", "--to", "1900"], ["search", "x", "--from", "1900", "--to", "1800"],
-        ["search", "x", "--limit", "-1"], ["search", "x", "--rate", "0"], ["search", "x", "--concurrency", "0"],
-        ["search", "x", "--medium", "A||B"], ["show", "abc"], ["show", "0"], ["objects", "--since", "2024-02-30"],
-        ["objects", "--department", "x"], ["search"], ["frobnicate"],
-    ])
+    @Test(
+        "usage errors exit 2",
+        arguments: [
+            ["search", "x", "--from", "1900"], ["search", "x", "--to", "1900"],
+            ["search", "x", "--from", "1900", "--to", "1800"],
+            ["search", "x", "--limit", "-1"], ["search", "x", "--rate", "0"], ["search", "x", "--concurrency", "0"],
+            ["search", "x", "--medium", "A||B"], ["show", "abc"], ["show", "0"], ["objects", "--since", "2024-02-30"],
+            ["objects", "--department", "x"], ["search"], ["frobnicate"],
+        ])
     func usageErrors(arguments: [String]) async throws {
         let outcome = try await run(arguments)
         #expect(outcome.status == 2, "\(outcome)")
@@ -153,7 +159,9 @@ struct MetCLITests {
     @Test("rate and concurrency limits hold while fetching")
     func limits() async throws {
         let started = ContinuousClock.now
-        let outcome = try await run(["search", "sunflowers", "--limit", "12", "--rate", "20", "--concurrency", "2", "--json"])
+        let outcome = try await run([
+            "search", "sunflowers", "--limit", "12", "--rate", "20", "--concurrency", "2", "--json",
+        ])
         let elapsed = ContinuousClock.now - started
         #expect(outcome.status == 0, "\(outcome)")
         // 12 object requests at 20 per second need at least ~0.5 s after the first burst.
@@ -166,7 +174,8 @@ struct MetCLITests {
         let outcome = try await run(["search", "sunflowers", "--has-images", "--limit", "5", "--html", folder.path])
         #expect(outcome.status == 0, "\(outcome)")
         let html = try String(contentsOf: folder.appendingPathComponent("index.html"), encoding: .utf8)
-        let thumbnails = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("thumbnails").path)
+        let thumbnails = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("thumbnails").path)
         #expect(!thumbnails.isEmpty)
         for file in thumbnails { #expect(html.contains("thumbnails/\(file)")) }
         #expect(outcome.stderr.contains("Wrote "))
@@ -182,14 +191,17 @@ struct MetCLITests {
         let objects = try #require((try outcome.json() as? [String: Any])?["objects"] as? [[String: Any]])
         let pictured = objects.filter { $0["primaryImage"] is String }
         #expect(!pictured.isEmpty)
-        let thumbnails = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("thumbnails").path)
+        let thumbnails = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("thumbnails").path)
         #expect(thumbnails.count == pictured.count)
         #expect(!outcome.stderr.contains("could not be downloaded"), "\(outcome.stderr)")
     }
 
     @Test("help on the tool and every command")
     func help() async throws {
-        for arguments in [["--help"], ["search", "--help"], ["show", "-h"], ["departments", "--help"], ["help", "objects"]] {
+        for arguments in [
+            ["--help"], ["search", "--help"], ["show", "-h"], ["departments", "--help"], ["help", "objects"],
+        ] {
             let outcome = try await tool.run(arguments)
             #expect(outcome.status == 0)
             #expect(outcome.stdout.contains("Usage: met"))
@@ -200,13 +212,15 @@ struct MetCLITests {
         }
     }
 
-    @Test("a progress bar is drawn on stderr when it is a terminal",
+    @Test(
+        "a progress bar is drawn on stderr when it is a terminal",
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
     func progressOnTerminal() async throws {
         // script(1) gives the tool a pseudo-terminal; stdout goes to /dev/null so only stderr reaches it.
         let met = ToolProcess.binaryDirectory.appendingPathComponent("met").path
         let command = "'\(met)' search sunflowers --limit 12 --base-url \(try Replica.root()) > /dev/null"
-        let terminal = try ToolProcess("script", executable: URL(fileURLWithPath: "/usr/bin/script"), environment: tool.environment)
+        let terminal = try ToolProcess(
+            "script", executable: URL(fileURLWithPath: "/usr/bin/script"), environment: tool.environment)
         let outcome = try await terminal.run(["-qec", command, "/dev/null"])
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.stdout.contains("Fetching objects"))

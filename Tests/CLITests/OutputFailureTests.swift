@@ -20,7 +20,9 @@ struct OutputFailureTests {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         let exited = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { exited.continuation.yield($0.terminationStatus); exited.continuation.finish() }
+        process.terminationHandler = {
+            exited.continuation.yield($0.terminationStatus); exited.continuation.finish()
+        }
         try process.run()
         var status: Int32 = -1
         for await code in exited.stream { status = code }

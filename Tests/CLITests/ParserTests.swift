@@ -10,16 +10,19 @@ let sampleTool = Tool(
         .value("base-url", "URL", help: "Server root."),
     ],
     commands: [
-        Command("show", summary: "Show one item.", positionals: [Positional("ID", help: "The item's id.")],
+        Command(
+            "show", summary: "Show one item.", positionals: [Positional("ID", help: "The item's id.")],
             examples: ["sample show 52771"]),
-        Command("search", summary: "Search items.", positionals: [Positional("QUERY", help: "What to look for.")],
+        Command(
+            "search", summary: "Search items.", positionals: [Positional("QUERY", help: "What to look for.")],
             options: [
                 .repeatable("department", "ID", help: "Only this department."),
                 .value("from", "YEAR", help: "Earliest year."),
                 .flag("highlight", help: "Only highlights."),
             ]),
         Command("random", summary: "A random item."),
-        Command("list", summary: "List items.", positionals: [Positional("PREFIX", help: "A prefix.", isOptional: true)]),
+        Command(
+            "list", summary: "List items.", positionals: [Positional("PREFIX", help: "A prefix.", isOptional: true)]),
     ])
 
 func invocation(_ arguments: [String]) throws -> Invocation {
@@ -55,7 +58,9 @@ struct ParserTests {
     func valueForms() throws {
         #expect(try invocation(["random", "--timeout", "0.5"]).value("timeout") == "0.5")
         #expect(try invocation(["random", "--timeout=0.5"]).value("timeout") == "0.5")
-        #expect(try invocation(["random", "--base-url=http://127.0.0.1:8080/"]).value("base-url") == "http://127.0.0.1:8080/")
+        #expect(
+            try invocation(["random", "--base-url=http://127.0.0.1:8080/"]).value("base-url")
+                == "http://127.0.0.1:8080/")
     }
 
     @Test("decimal seconds")
@@ -101,19 +106,21 @@ struct ParserTests {
         #expect(try invocation(["list", "ab"]).argument("PREFIX") == "ab")
     }
 
-    @Test("usage errors name the problem and point to --help", arguments: [
-        (["bogus"], "unknown command 'bogus'", "sample --help"),
-        (["shwo", "1"], "did you mean 'show'?", "sample --help"),
-        ([], "missing command", "sample --help"),
-        (["show"], "missing argument ID", "sample show --help"),
-        (["show", "1", "2"], "unexpected argument '2'", "sample show --help"),
-        (["show", "1", "--bogus"], "unknown option '--bogus'", "sample show --help"),
-        (["show", "1", "--jsn"], "did you mean '--json'?", "sample show --help"),
-        (["show", "1", "--timeout"], "--timeout needs a value (SECONDS)", "sample show --help"),
-        (["show", "1", "--json=yes"], "--json takes no value", "sample show --help"),
-        (["show", "1", "-x"], "unknown option '-x'", "sample show --help"),
-        (["show", "1", "-json"], "long options start with two dashes", "sample show --help"),
-    ])
+    @Test(
+        "usage errors name the problem and point to --help",
+        arguments: [
+            (["bogus"], "unknown command 'bogus'", "sample --help"),
+            (["shwo", "1"], "did you mean 'show'?", "sample --help"),
+            ([], "missing command", "sample --help"),
+            (["show"], "missing argument ID", "sample show --help"),
+            (["show", "1", "2"], "unexpected argument '2'", "sample show --help"),
+            (["show", "1", "--bogus"], "unknown option '--bogus'", "sample show --help"),
+            (["show", "1", "--jsn"], "did you mean '--json'?", "sample show --help"),
+            (["show", "1", "--timeout"], "--timeout needs a value (SECONDS)", "sample show --help"),
+            (["show", "1", "--json=yes"], "--json takes no value", "sample show --help"),
+            (["show", "1", "-x"], "unknown option '-x'", "sample show --help"),
+            (["show", "1", "-json"], "long options start with two dashes", "sample show --help"),
+        ])
     func usageErrors(arguments: [String], problem: String, help: String) {
         let error = usageError(arguments)
         #expect(error?.description.contains(problem) == true, "\(String(describing: error))")

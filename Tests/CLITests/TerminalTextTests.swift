@@ -6,17 +6,19 @@ import Testing
 /// A hostile server's text cannot drive the user's terminal: only the tools' own colours survive.
 @Suite("Security: server text cannot drive the terminal")
 struct TerminalTextTests {
-    @Test("controls are removed, colours, tabs and line feeds kept", arguments: [
-        ("Pie\u{1B}]52;c;cm0gLXJmIH4=\u{07}", "Pie]52;c;cm0gLXJmIH4="),  // clipboard write (OSC 52)
-        ("Pie\u{1B}]0;owned\u{1B}\\", "Pie]0;owned\\"),  // window title
-        ("safe\r\u{1B}[2Kfake line", "safe[2Kfake line"),  // overwrite the line
-        ("a\u{1B}[31mred\u{1B}[0m\tb\nc", "a[31mred[0m\tb\nc"),  // a server's colours are its text, not colours
-        ("secret\u{1B}[8mhidden", "secret[8mhidden"),  // conceal
-        ("bell\u{07} del\u{7F} c1\u{9B}31m", "bell del c131m"),
-        ("invoice\u{202E}fdp.exe", "invoicefdp.exe"),  // right-to-left override
-        ("a\u{2066}b\u{2069}c\u{200F}d", "abcd"),  // isolates and marks
-        ("plain text, unchanged", "plain text, unchanged"),
-    ])
+    @Test(
+        "controls are removed, colours, tabs and line feeds kept",
+        arguments: [
+            ("Pie\u{1B}]52;c;cm0gLXJmIH4=\u{07}", "Pie]52;c;cm0gLXJmIH4="),  // clipboard write (OSC 52)
+            ("Pie\u{1B}]0;owned\u{1B}\\", "Pie]0;owned\\"),  // window title
+            ("safe\r\u{1B}[2Kfake line", "safe[2Kfake line"),  // overwrite the line
+            ("a\u{1B}[31mred\u{1B}[0m\tb\nc", "a[31mred[0m\tb\nc"),  // a server's colours are its text, not colours
+            ("secret\u{1B}[8mhidden", "secret[8mhidden"),  // conceal
+            ("bell\u{07} del\u{7F} c1\u{9B}31m", "bell del c131m"),
+            ("invoice\u{202E}fdp.exe", "invoicefdp.exe"),  // right-to-left override
+            ("a\u{2066}b\u{2069}c\u{200F}d", "abcd"),  // isolates and marks
+            ("plain text, unchanged", "plain text, unchanged"),
+        ])
     func safeText(input: String, expected: String) {
         #expect(TerminalText.safe(input) == expected)
     }
@@ -25,7 +27,9 @@ struct TerminalTextTests {
     func toolColours() {
         let style = Style(enabled: true)
         #expect(TerminalText.safe(style.red("x")) == "\u{1B}[31mx\u{1B}[0m")
-        #expect(TerminalText.safe("Meal: " + style.bold("Pie\u{1B}[8m\u{202E}gone")) == "Meal: \u{1B}[1mPie[8mgone\u{1B}[0m")
+        #expect(
+            TerminalText.safe("Meal: " + style.bold("Pie\u{1B}[8m\u{202E}gone")) == "Meal: \u{1B}[1mPie[8mgone\u{1B}[0m"
+        )
         #expect(TerminalText.safe(Style(enabled: false).bold("plain")) == "plain")
     }
 
@@ -38,7 +42,8 @@ struct TerminalTextTests {
     @Test func theConsoleWritesOnlySafeText() {
         let written = Captured()
         let console = Console(
-            toolName: "t", terminal: Terminal(stdoutIsTerminal: true, stderrIsTerminal: true, colorAllowed: true, width: 80),
+            toolName: "t",
+            terminal: Terminal(stdoutIsTerminal: true, stderrIsTerminal: true, colorAllowed: true, width: 80),
             out: { written.append($0) }, error: { written.append($0) })
         console.print("Meal\u{1B}]52;c;ZXZpbA==\u{07}")
         console.error("server said \u{1B}[2J\u{1B}[Hgone")
@@ -60,15 +65,17 @@ private final class Captured: Sendable {
 /// `--json` output is exact: nothing of a string is filtered, and whatever a terminal would act on is escaped.
 @Suite("Security: JSON output keeps every character, escaped")
 struct JSONExactnessTests {
-    @Test("C1 controls, DEL, escape, bidi overrides and separators are escaped, not dropped", arguments: [
-        ("csi\u{9B}31m", #""csi\u009b31m""#),
-        ("esc\u{1B}[8mhidden", #""esc\u001b[8mhidden""#),
-        ("del\u{7F}", #""del\u007f""#),
-        ("rtl\u{202E}txt.exe", #""rtl\u202etxt.exe""#),
-        ("isolate\u{2066}x\u{2069}", #""isolate\u2066x\u2069""#),
-        ("line\u{2028}sep", #""line\u2028sep""#),
-        ("Crème brûlée", #""Crème brûlée""#),
-    ])
+    @Test(
+        "C1 controls, DEL, escape, bidi overrides and separators are escaped, not dropped",
+        arguments: [
+            ("csi\u{9B}31m", #""csi\u009b31m""#),
+            ("esc\u{1B}[8mhidden", #""esc\u001b[8mhidden""#),
+            ("del\u{7F}", #""del\u007f""#),
+            ("rtl\u{202E}txt.exe", #""rtl\u202etxt.exe""#),
+            ("isolate\u{2066}x\u{2069}", #""isolate\u2066x\u2069""#),
+            ("line\u{2028}sep", #""line\u2028sep""#),
+            ("Crème brûlée", #""Crème brûlée""#),
+        ])
     func escaped(value: String, rendered: String) throws {
         #expect(JSONValue.string(value).rendered() == rendered)
         let decoded = try JSONDecoder().decode(String.self, from: Data(rendered.utf8))
@@ -79,7 +86,8 @@ struct JSONExactnessTests {
     func consolePrintsJSONExactly() {
         let written = Captured()
         let console = Console(
-            toolName: "t", terminal: Terminal(stdoutIsTerminal: true, stderrIsTerminal: true, colorAllowed: true, width: 80),
+            toolName: "t",
+            terminal: Terminal(stdoutIsTerminal: true, stderrIsTerminal: true, colorAllowed: true, width: 80),
             out: { written.append($0) }, error: { written.append($0) })
         let document = JSONValue.array([.string("a\u{9B}b"), .string("\u{1B}[8m")])
         console.printJSON(document)

@@ -21,7 +21,8 @@ struct ClientTests {
     @Test func decodesJSONAndCarriesResponseDetails() async throws {
         let stub = StubTransport()
         stub.respond(to: "search.php", json: #"{"meals":[{"idMeal":"1","strMeal":"Pasta"}]}"#)
-        let response = try await client(stub: stub).send(Request<MealList>(path: "search.php", query: [QueryItem("s", "a+b")]))
+        let response = try await client(stub: stub).send(
+            Request<MealList>(path: "search.php", query: [QueryItem("s", "a+b")]))
         #expect(response.value.meals == [Meal(idMeal: "1", strMeal: "Pasta")])
         #expect(response.status == 200)
         #expect(stub.requests.first?.url.absoluteString == "https://api.example.com/v1/search.php?s=a%2Bb")
@@ -33,7 +34,9 @@ struct ClientTests {
         let client = client(stub: stub) { $0.headers["X-Client"] = "default" }
         _ = try await client.send(Request<Data>(path: "x", headers: ["X-Client": "override", "Accept": "text/plain"]))
         let headers = try #require(stub.requests.first?.headers)
-        #expect(headers["User-Agent"] == "Errand/\(ClientConfiguration.libraryVersion) (Linux)" || headers["User-Agent"]?.hasPrefix("Errand/") == true)
+        #expect(
+            headers["User-Agent"] == "Errand/\(ClientConfiguration.libraryVersion) (Linux)"
+                || headers["User-Agent"]?.hasPrefix("Errand/") == true)
         #expect(headers.values(for: "X-Client") == ["override"])
         #expect(headers["Accept"] == "text/plain")
     }
@@ -52,9 +55,11 @@ struct ClientTests {
         #expect(stub.requests.isEmpty)
     }
 
-    @Test("plain http is allowed to loopback hosts", arguments: [
-        "http://127.0.0.1:8080", "http://127.1.2.3", "http://localhost:1234", "http://[::1]:80",
-    ])
+    @Test(
+        "plain http is allowed to loopback hosts",
+        arguments: [
+            "http://127.0.0.1:8080", "http://127.1.2.3", "http://localhost:1234", "http://[::1]:80",
+        ])
     func allowsLoopbackHTTP(base: String) async throws {
         let stub = StubTransport()
         stub.respond(to: "x", json: "{}")
@@ -70,22 +75,30 @@ struct ClientTests {
         #expect(stub.requests.count == 1)
     }
 
-    @Test("hosts that only look like loopback are not loopback", arguments: [
-        "http://127.0.0.1.example.com", "http://128.0.0.1", "http://localhost.example.com", "http://127.0.0.256",
-    ])
+    @Test(
+        "hosts that only look like loopback are not loopback",
+        arguments: [
+            "http://127.0.0.1.example.com", "http://128.0.0.1", "http://localhost.example.com", "http://127.0.0.256",
+        ])
     func lookalikeHostsAreNotLoopback(base: String) async {
         let stub = StubTransport()
-        await #expect(throws: ErrandError.self) { try await client(base: base, stub: stub).send(Request<Data>(path: "x")) }
+        await #expect(throws: ErrandError.self) {
+            try await client(base: base, stub: stub).send(Request<Data>(path: "x"))
+        }
         #expect(stub.requests.isEmpty)
     }
 
-    @Test("CR or LF in a header is rejected", arguments: [
-        ("X-Name", "value\r\nInjected: yes"), ("X-Name", "value\nx"), ("Bad Name", "v"), ("X-Na\r\nme", "v"), ("", "v"),
-    ])
+    @Test(
+        "CR or LF in a header is rejected",
+        arguments: [
+            ("X-Name", "value\r\nInjected: yes"), ("X-Name", "value\nx"), ("Bad Name", "v"), ("X-Na\r\nme", "v"),
+            ("", "v"),
+        ])
     func rejectsHeaderInjection(name: String, value: String) async {
         let stub = StubTransport()
         let error = await #expect(throws: ErrandError.self) {
-            try await client(stub: stub).send(Request<Data>(path: "x", headers: HTTPHeaders([.init(name: name, value: value)])))
+            try await client(stub: stub).send(
+                Request<Data>(path: "x", headers: HTTPHeaders([.init(name: name, value: value)])))
         }
         guard case .invalidRequest = error else {
             Issue.record("expected invalidRequest, got \(String(describing: error))")
@@ -107,7 +120,8 @@ struct ClientTests {
     @Test func absoluteURLsKeepTheirQueryAndAppendMore() async throws {
         let stub = StubTransport()
         stub.respond(to: "img.png", json: "{}")
-        let request = Request<Data>(url: URL(string: "https://cdn.example.com/a/img.png?v=1")!, query: [QueryItem("w", "a b")])
+        let request = Request<Data>(
+            url: URL(string: "https://cdn.example.com/a/img.png?v=1")!, query: [QueryItem("w", "a b")])
         _ = try await client(stub: stub).send(request)
         #expect(stub.requests.first?.url.absoluteString == "https://cdn.example.com/a/img.png?v=1&w=a%20b")
     }
@@ -116,7 +130,9 @@ struct ClientTests {
         let stub = StubTransport()
         let body = String(repeating: "x", count: 5000)
         stub.respond(to: "x", status: 502, headers: ["Retry-After": "3"], body: Data(body.utf8))
-        let error = await #expect(throws: ErrandError.self) { try await client(stub: stub).send(Request<Data>(path: "x")) }
+        let error = await #expect(throws: ErrandError.self) {
+            try await client(stub: stub).send(Request<Data>(path: "x"))
+        }
         guard case .unacceptableStatus(let failure) = error else {
             Issue.record("expected unacceptableStatus, got \(String(describing: error))")
             return
@@ -134,7 +150,9 @@ struct ClientTests {
         stub.respond(
             to: "x", status: 403, headers: ["Content-Type": "text/html"],
             body: Data("<!DOCTYPE html><html><body>Access denied</body></html>".utf8))
-        let error = await #expect(throws: ErrandError.self) { try await client(stub: stub).send(Request<Data>(path: "x")) }
+        let error = await #expect(throws: ErrandError.self) {
+            try await client(stub: stub).send(Request<Data>(path: "x"))
+        }
         guard case .blocked(let failure) = error else {
             Issue.record("expected blocked, got \(String(describing: error))")
             return
@@ -146,7 +164,9 @@ struct ClientTests {
     @Test func aJSON403IsAnOrdinaryStatusFailure() async {
         let stub = StubTransport()
         stub.respond(to: "x", status: 403, json: #"{"message":"forbidden"}"#)
-        let error = await #expect(throws: ErrandError.self) { try await client(stub: stub).send(Request<Data>(path: "x")) }
+        let error = await #expect(throws: ErrandError.self) {
+            try await client(stub: stub).send(Request<Data>(path: "x"))
+        }
         guard case .unacceptableStatus = error else {
             Issue.record("expected unacceptableStatus, got \(String(describing: error))")
             return
@@ -156,7 +176,9 @@ struct ClientTests {
     @Test func decodingFailureNamesTypePathAndExcerpt() async {
         let stub = StubTransport()
         stub.respond(to: "x", json: #"{"meals":[{"idMeal":1,"strMeal":"Pasta"}]}"#)
-        let error = await #expect(throws: ErrandError.self) { try await client(stub: stub).send(Request<MealList>(path: "x")) }
+        let error = await #expect(throws: ErrandError.self) {
+            try await client(stub: stub).send(Request<MealList>(path: "x"))
+        }
         guard case .decoding(let failure) = error else {
             Issue.record("expected decoding, got \(String(describing: error))")
             return
@@ -170,7 +192,9 @@ struct ClientTests {
 
     @Test func textAndVoidResponses() async throws {
         let stub = StubTransport()
-        stub.respond(to: "latin", headers: ["Content-Type": "text/plain; charset=ISO-8859-1"], body: Data([0x43, 0x72, 0xE8, 0x6D, 0x65]))
+        stub.respond(
+            to: "latin", headers: ["Content-Type": "text/plain; charset=ISO-8859-1"],
+            body: Data([0x43, 0x72, 0xE8, 0x6D, 0x65]))
         stub.respond(to: "utf8", headers: ["Content-Type": "text/plain"], body: Data("Crème".utf8))
         stub.respond(to: "empty", status: 204, body: Data())
         let client = client(stub: stub)
@@ -200,12 +224,14 @@ struct ClientTests {
 
     @Test func everyErrorKindHasASentenceAndDetails() {
         let url = URL(string: "https://h.example/x")!
-        let errors: [ErrandError] = [
-            .invalidURL("bad"), .insecureURL(url), .invalidRequest("no"), .bodyTooLarge(limit: 10),
-            .notCached(url), .cancelled,
-            .unacceptableStatus(StatusFailure(status: 429, headers: [:], body: Data(), url: url)),
-            .decoding(DecodingFailure(targetType: "T", codingPath: "a", reason: "r", body: Data(), contentType: nil)),
-        ] + TransportFailure.Kind.allCases.map { .transport(TransportFailure(kind: $0, url: url, underlying: "u")) }
+        let errors: [ErrandError] =
+            [
+                .invalidURL("bad"), .insecureURL(url), .invalidRequest("no"), .bodyTooLarge(limit: 10),
+                .notCached(url), .cancelled,
+                .unacceptableStatus(StatusFailure(status: 429, headers: [:], body: Data(), url: url)),
+                .decoding(
+                    DecodingFailure(targetType: "T", codingPath: "a", reason: "r", body: Data(), contentType: nil)),
+            ] + TransportFailure.Kind.allCases.map { .transport(TransportFailure(kind: $0, url: url, underlying: "u")) }
         for error in errors {
             #expect(error.userMessage.hasSuffix(".") || error.userMessage.hasSuffix(")."), "\(error.debugDescription)")
             #expect(!error.userMessage.contains("ErrandError"))
@@ -223,9 +249,10 @@ struct ClientTests {
             $0.observers = [recorder]
             $0.redaction = Redaction(queryNames: ["api_key"], pathSegments: ["SECRETKEY"])
         }
-        _ = try await client.send(Request<Data>(
-            path: "search.php", query: [QueryItem("s", "x"), QueryItem("api_key", "hunter2")],
-            headers: ["Authorization": "Bearer token", "Cookie": "sid=1"]))
+        _ = try await client.send(
+            Request<Data>(
+                path: "search.php", query: [QueryItem("s", "x"), QueryItem("api_key", "hunter2")],
+                headers: ["Authorization": "Bearer token", "Cookie": "sid=1"]))
         await #expect(throws: ErrandError.self) { try await client.send(Request<Data>(path: "broken")) }
 
         let events = recorder.events
@@ -245,9 +272,12 @@ struct ClientTests {
 
     @Test func errorsDoNotLeakSecretPathSegments() async {
         let stub = StubTransport()
-        stub.fail("x", with: .transport(TransportFailure(
-            kind: .cannotConnect, url: URL(string: "https://h.example/v2/SECRETKEY/x")!,
-            underlying: "could not connect to https://h.example/v2/SECRETKEY/x")))
+        stub.fail(
+            "x",
+            with: .transport(
+                TransportFailure(
+                    kind: .cannotConnect, url: URL(string: "https://h.example/v2/SECRETKEY/x")!,
+                    underlying: "could not connect to https://h.example/v2/SECRETKEY/x")))
         let client = client(base: "https://h.example/v2/SECRETKEY", stub: stub) {
             $0.redaction = Redaction(pathSegments: ["SECRETKEY"])
         }

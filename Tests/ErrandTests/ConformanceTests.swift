@@ -17,7 +17,10 @@ struct ConformanceTests {
         var data: String?
     }
 
-    func client(_ kind: TransportKind, _ server: TestServer = .httpbin, configure: (inout ClientConfiguration) -> Void = { _ in })
+    func client(
+        _ kind: TransportKind, _ server: TestServer = .httpbin,
+        configure: (inout ClientConfiguration) -> Void = { _ in }
+    )
         throws -> APIClient
     {
         var configuration = ClientConfiguration(baseURL: try server.url(), transport: kind.make())
@@ -26,9 +29,11 @@ struct ConformanceTests {
         return APIClient(configuration: configuration)
     }
 
-    @Test("every method reaches the server", arguments: TransportKind.allCases, [
-        HTTPMethod.get, .post, .put, .patch, .delete,
-    ])
+    @Test(
+        "every method reaches the server", arguments: TransportKind.allCases,
+        [
+            HTTPMethod.get, .post, .put, .patch, .delete,
+        ])
     func methods(kind: TransportKind, method: HTTPMethod) async throws {
         let echo = try await client(kind).send(Request<Echo>(method: method, path: "anything")).value
         #expect(echo.method == method.rawValue)
@@ -58,20 +63,26 @@ struct ConformanceTests {
     func bodiesAndHeaders(kind: TransportKind) async throws {
         struct Payload: Encodable, Sendable { var name: String; var note: String }
         let client = try client(kind)
-        let json = try await client.send(Request<Echo>(
-            method: .post, path: "anything", headers: ["X-Trace": "t-1"],
-            body: .json(Payload(name: "Crème", note: "a+b&c")))).value
+        let json = try await client.send(
+            Request<Echo>(
+                method: .post, path: "anything", headers: ["X-Trace": "t-1"],
+                body: .json(Payload(name: "Crème", note: "a+b&c")))
+        ).value
         #expect(json.json == ["name": "Crème", "note": "a+b&c"])
         #expect(json.headers["X-Trace"] == "t-1")
         #expect(json.headers["Content-Type"] == "application/json")
         #expect(json.headers["User-Agent"] == ClientConfiguration.defaultUserAgent)
 
-        let form = try await client.send(Request<Echo>(
-            method: .post, path: "anything", body: .form([QueryItem("s", "a b+c&d"), QueryItem("t", "é")]))).value
+        let form = try await client.send(
+            Request<Echo>(
+                method: .post, path: "anything", body: .form([QueryItem("s", "a b+c&d"), QueryItem("t", "é")]))
+        ).value
         #expect(form.form == ["s": "a b+c&d", "t": "é"])
 
-        let raw = try await client.send(Request<Echo>(
-            method: .put, path: "anything", body: .data(Data("plain bytes".utf8), contentType: "text/plain"))).value
+        let raw = try await client.send(
+            Request<Echo>(
+                method: .put, path: "anything", body: .data(Data("plain bytes".utf8), contentType: "text/plain"))
+        ).value
         #expect(raw.data == "plain bytes")
     }
 
@@ -135,7 +146,9 @@ struct ConformanceTests {
     @Test("a redirect loop fails", .enabled(if: TestServer.nginxHTTP.isUsable), arguments: TransportKind.allCases)
     func redirectLoop(kind: TransportKind) async throws {
         let client = try client(kind, .nginxHTTP)
-        let error = await #expect(throws: ErrandError.self) { try await client.send(Request<Data>(path: "redirect/loop")) }
+        let error = await #expect(throws: ErrandError.self) {
+            try await client.send(Request<Data>(path: "redirect/loop"))
+        }
         #expect(error?.isTransport(.tooManyRedirects) == true)
     }
 
@@ -155,8 +168,9 @@ struct ConformanceTests {
         struct Auth: Decodable, Sendable { var authenticated: Bool }
         let credentials = Data("user:secret".utf8).base64EncodedString()
         let client = try client(kind)
-        let ok = try await client.send(Request<Auth>(
-            path: "basic-auth/user/secret", headers: ["Authorization": "Basic \(credentials)"]))
+        let ok = try await client.send(
+            Request<Auth>(
+                path: "basic-auth/user/secret", headers: ["Authorization": "Basic \(credentials)"]))
         #expect(ok.value.authenticated)
         let error = await #expect(throws: ErrandError.self) {
             try await client.send(Request<Auth>(path: "basic-auth/user/secret"))
@@ -191,9 +205,14 @@ struct ConformanceTests {
     @Test("cancelling the task cancels a slow response promptly", arguments: TransportKind.allCases)
     func cancellation(kind: TransportKind) async throws {
         let client = try client(kind)
-        let task = Task { try await client.send(Request<Data>(path: "drip", query: [
-            QueryItem("duration", "8"), QueryItem("numbytes", "8"), QueryItem("delay", "0"),
-        ])) }
+        let task = Task {
+            try await client.send(
+                Request<Data>(
+                    path: "drip",
+                    query: [
+                        QueryItem("duration", "8"), QueryItem("numbytes", "8"), QueryItem("delay", "0"),
+                    ]))
+        }
         // Let the transfer get under way before cancelling it.
         try await Task.sleep(for: .milliseconds(300))
         let cancelled = ContinuousClock.now
@@ -208,8 +227,9 @@ struct ConformanceTests {
 
     @Test("a refused connection fails as cannot connect", arguments: TransportKind.allCases)
     func connectionRefused(kind: TransportKind) async throws {
-        let client = APIClient(configuration: ClientConfiguration(
-            baseURL: URL(string: "http://127.0.0.1:9")!, transport: kind.make()))
+        let client = APIClient(
+            configuration: ClientConfiguration(
+                baseURL: URL(string: "http://127.0.0.1:9")!, transport: kind.make()))
         let error = await #expect(throws: ErrandError.self) { try await client.send(Request<Data>(path: "x")) }
         #expect(error?.isTransport(.cannotConnect) == true)
     }

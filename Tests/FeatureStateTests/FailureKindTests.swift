@@ -5,7 +5,9 @@ import Testing
 
 @Suite("FailureKind: every Errand error has one kind")
 struct FailureKindTests {
-    static func status(_ code: Int) -> StatusFailure { StatusFailure(status: code, headers: [:], body: Data(), url: nil) }
+    static func status(_ code: Int) -> StatusFailure {
+        StatusFailure(status: code, headers: [:], body: Data(), url: nil)
+    }
     static let cases: [(ErrandError, FailureKind)] = [
         (.transport(TransportFailure(kind: .cannotConnect, underlying: "")), .unreachable),
         (.transport(TransportFailure(kind: .dnsFailure, underlying: "")), .unreachable),
@@ -21,8 +23,10 @@ struct FailureKindTests {
         (.unacceptableStatus(status(500)), .serverError),
         (.unacceptableStatus(status(429)), .serverError),
         (.blocked(status(403)), .blocked),
-        (.decoding(DecodingFailure(targetType: "X", codingPath: "", reason: "", body: Data(), contentType: nil)),
-            .invalidResponse),
+        (
+            .decoding(DecodingFailure(targetType: "X", codingPath: "", reason: "", body: Data(), contentType: nil)),
+            .invalidResponse
+        ),
         (.bodyTooLarge(limit: 10), .invalidResponse),
         (.invalidURL("bad"), .invalidRequest),
         (.insecureURL(URL(string: "http://example.com")!), .invalidRequest),
@@ -47,7 +51,8 @@ struct FailureKindTests {
     @Test("a failure names the address of the error that has one")
     func url() {
         let url = URL(string: "https://example.com/x")!
-        #expect(ClassifiedFailure(.transport(TransportFailure(kind: .cannotConnect, url: url, underlying: ""))).url == url)
+        #expect(
+            ClassifiedFailure(.transport(TransportFailure(kind: .cannotConnect, url: url, underlying: ""))).url == url)
         #expect(ClassifiedFailure(.notCached(url)).url == url)
         #expect(ClassifiedFailure(.invalidRequest("x")).url == nil)
     }

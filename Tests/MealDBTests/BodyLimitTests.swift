@@ -10,12 +10,14 @@ struct BodyLimitTests {
     @Test("a client on the default configuration accepts at most 4 MB; a limit of the caller's own is kept")
     func limit() async throws {
         let stub = StubTransport()
-        let plain = MealDBClient(configuration: ClientConfiguration(
-            baseURL: URL(string: "https://www.themealdb.com")!, transport: stub))
+        let plain = MealDBClient(
+            configuration: ClientConfiguration(
+                baseURL: URL(string: "https://www.themealdb.com")!, transport: stub))
         #expect(plain.apiClient.configuration.maxResponseBodySize == MealDBClient.maxResponseBodySize)
 
-        let own = MealDBClient(configuration: ClientConfiguration(
-            baseURL: URL(string: "https://www.themealdb.com")!, transport: stub, maxResponseBodySize: 10_000_000))
+        let own = MealDBClient(
+            configuration: ClientConfiguration(
+                baseURL: URL(string: "https://www.themealdb.com")!, transport: stub, maxResponseBodySize: 10_000_000))
         #expect(own.apiClient.configuration.maxResponseBodySize == 10_000_000)
 
         stub.respond(to: "search.php", json: #"{"meals":null}"#)

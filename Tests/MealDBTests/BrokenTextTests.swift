@@ -14,8 +14,10 @@ struct BrokenTextTests {
         body.append(contentsOf: Array(#""}]}"#.utf8))
         let stub = StubTransport()
         stub.respond(to: "lookup.php", headers: ["Content-Type": "application/json"], body: body)
-        let mealDB = MealDBClient(client: APIClient(configuration: ClientConfiguration(
-            baseURL: URL(string: "https://www.themealdb.com")!, transport: stub)))
+        let mealDB = MealDBClient(
+            client: APIClient(
+                configuration: ClientConfiguration(
+                    baseURL: URL(string: "https://www.themealdb.com")!, transport: stub)))
         let error = await #expect(throws: ErrandError.self) { _ = try await mealDB.meal(id: "52771") }
         guard case .decoding(let failure)? = error else {
             Issue.record("expected a decoding failure, got \(String(describing: error))")

@@ -10,7 +10,8 @@ import Testing
 @Test func searchAsksForTheName() async throws {
     let stub = StubTransport()
     stub.respond(to: "search.php", json: #"{"meals":null}"#)
-    let client = APIClient(configuration: ClientConfiguration(baseURL: URL(string: "https://example.com")!, transport: stub))
+    let client = APIClient(
+        configuration: ClientConfiguration(baseURL: URL(string: "https://example.com")!, transport: stub))
 
     let meals = try await MealDBClient(client: client).search(name: "pasta")
 

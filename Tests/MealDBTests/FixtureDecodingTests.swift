@@ -72,8 +72,9 @@ struct FixtureDecodingTests {
         #expect(meal.ingredients.first == MealIngredient(name: "penne rigate", measure: "1 pound"))
         #expect(meal.ingredients.last == MealIngredient(name: "Parmigiano-Reggiano", measure: "spinkling"))
         #expect(meal.instructions?.split(separator: "\n").count == 3)
-        #expect(meal.thumbnail(size: .small)?.absoluteString
-            == "https://www.themealdb.com/images/media/meals/ustsqw1468250014.jpg/small")
+        #expect(
+            meal.thumbnail(size: .small)?.absoluteString
+                == "https://www.themealdb.com/images/media/meals/ustsqw1468250014.jpg/small")
     }
 
     @Test func lookupInTheServedForm() async throws {

@@ -8,31 +8,40 @@ import Testing
 struct MealDecodingTests {
     @Test func ingredientSlotsAreTrimmedAndGapsDroppedInOrder() async throws {
         let mealDB = StubbedMealDB()
-        mealDB.respond(to: "lookup.php", body: try mealsBody([rawMeal([
-            "strIngredient1": " Flour ", "strMeasure1": "200g ",
-            "strIngredient2": "", "strMeasure2": "1 tsp",
-            "strIngredient3": " ", "strMeasure3": " ",
-            "strIngredient4": "Tomatoes", "strMeasure4": "1 tin ",
-            "strIngredient5": nil, "strMeasure5": "ignored",
-            "strIngredient6": "Salt", "strMeasure6": " ",
-            "strIngredient20": "Basil", "strMeasure20": nil,
-        ])]))
+        mealDB.respond(
+            to: "lookup.php",
+            body: try mealsBody([
+                rawMeal([
+                    "strIngredient1": " Flour ", "strMeasure1": "200g ",
+                    "strIngredient2": "", "strMeasure2": "1 tsp",
+                    "strIngredient3": " ", "strMeasure3": " ",
+                    "strIngredient4": "Tomatoes", "strMeasure4": "1 tin ",
+                    "strIngredient5": nil, "strMeasure5": "ignored",
+                    "strIngredient6": "Salt", "strMeasure6": " ",
+                    "strIngredient20": "Basil", "strMeasure20": nil,
+                ])
+            ]))
         let meal = try #require(try await mealDB.client.meal(id: "1"))
-        #expect(meal.ingredients == [
-            MealIngredient(name: "Flour", measure: "200g"), MealIngredient(name: "Tomatoes", measure: "1 tin"),
-            MealIngredient(name: "Salt", measure: nil), MealIngredient(name: "Basil", measure: nil),
-        ])
+        #expect(
+            meal.ingredients == [
+                MealIngredient(name: "Flour", measure: "200g"), MealIngredient(name: "Tomatoes", measure: "1 tin"),
+                MealIngredient(name: "Salt", measure: nil), MealIngredient(name: "Basil", measure: nil),
+            ])
     }
 
     @Test func textFieldsAreCleaned() async throws {
         let mealDB = StubbedMealDB()
-        mealDB.respond(to: "lookup.php", body: try mealsBody([rawMeal([
-            "idMeal": 52771, "strMeal": "  Soup\n", "strCategory": " ", "strArea": "",
-            "strInstructions": "\r\nStep one.\r\nStep two.\rStep three. \r\n", "strTags": " Soup, ,Winter,, ",
-            "strMealThumb": "https://www.themealdb.com/images/media/meals/x.jpg", "strYoutube": "",
-            "strSource": "see the packet", "strMealAlternate": " Broth ", "strDrinkAlternate": nil,
-            "strCreativeCommonsConfirmed": true, "dateModified": ["unexpected"],
-        ])]))
+        mealDB.respond(
+            to: "lookup.php",
+            body: try mealsBody([
+                rawMeal([
+                    "idMeal": 52771, "strMeal": "  Soup\n", "strCategory": " ", "strArea": "",
+                    "strInstructions": "\r\nStep one.\r\nStep two.\rStep three. \r\n", "strTags": " Soup, ,Winter,, ",
+                    "strMealThumb": "https://www.themealdb.com/images/media/meals/x.jpg", "strYoutube": "",
+                    "strSource": "see the packet", "strMealAlternate": " Broth ", "strDrinkAlternate": nil,
+                    "strCreativeCommonsConfirmed": true, "dateModified": ["unexpected"],
+                ])
+            ]))
         let meal = try #require(try await mealDB.client.meal(id: "52771"))
         #expect(meal.id == "52771")
         #expect(meal.name == "Soup")
@@ -71,14 +80,16 @@ struct MealDecodingTests {
         #expect(failure.reason.contains("random.php"))
     }
 
-    @Test("bodies that are not TheMealDB's JSON are decoding errors", arguments: [
-        ("<!DOCTYPE html><html><body>Just a moment</body></html>", "text/html", true),
-        ("Service unavailable", "text/plain", false),
-        (#"{"meals":[{"idMeal":"1","strMe"#, "application/json", false),
-        (#"{"message":"not found"}"#, "application/json", false),
-        (#"{"meals":[{"strMeal":"No id"}]}"#, "application/json", false),
-        ("", "application/json", false),
-    ])
+    @Test(
+        "bodies that are not TheMealDB's JSON are decoding errors",
+        arguments: [
+            ("<!DOCTYPE html><html><body>Just a moment</body></html>", "text/html", true),
+            ("Service unavailable", "text/plain", false),
+            (#"{"meals":[{"idMeal":"1","strMe"#, "application/json", false),
+            (#"{"message":"not found"}"#, "application/json", false),
+            (#"{"meals":[{"strMeal":"No id"}]}"#, "application/json", false),
+            ("", "application/json", false),
+        ])
     func invalidBodies(body: String, contentType: String, isHTML: Bool) async throws {
         let mealDB = StubbedMealDB()
         mealDB.stub.respond(to: "search.php", headers: ["Content-Type": contentType], body: Data(body.utf8))
@@ -89,26 +100,33 @@ struct MealDecodingTests {
 
     @Test func categoriesAreasAndIngredients() async throws {
         let mealDB = StubbedMealDB()
-        mealDB.respond(to: "categories.php", json: #"""
-            {"categories":[{"idCategory":"1","strCategory":"Beef","strCategoryThumb":"https:\/\/www.themealdb.com\/images\/category\/beef.png",
-            "strCategoryDescription":"Beef is the meat of cattle.\r\n\r\nSlow cooking suits it. "}]}
-            """#)
+        mealDB.respond(
+            to: "categories.php",
+            json: #"""
+                {"categories":[{"idCategory":"1","strCategory":"Beef","strCategoryThumb":"https:\/\/www.themealdb.com\/images\/category\/beef.png",
+                "strCategoryDescription":"Beef is the meat of cattle.\r\n\r\nSlow cooking suits it. "}]}
+                """#)
         let category = try #require(try await mealDB.client.categories().first)
-        #expect(category == MealCategory(
-            id: "1", name: "Beef", thumbnail: URL(string: "https://www.themealdb.com/images/category/beef.png"),
-            description: "Beef is the meat of cattle.\n\nSlow cooking suits it."))
+        #expect(
+            category
+                == MealCategory(
+                    id: "1", name: "Beef", thumbnail: URL(string: "https://www.themealdb.com/images/category/beef.png"),
+                    description: "Beef is the meat of cattle.\n\nSlow cooking suits it."))
 
         mealDB.stub.clearRequests()
         mealDB.respond(to: "list.php", json: #"{"meals":[{"strArea":"American"},{"strArea":" British "}]}"#)
         #expect(try await mealDB.client.areas() == ["American", "British"])
-        mealDB.respond(to: "list.php", json: #"""
-            {"meals":[{"idIngredient":"1","strIngredient":"Chicken","strDescription":"A bird.\r\n","strType":null},
-            {"idIngredient":2,"strIngredient":"Salmon","strDescription":"","strType":"Fish","strThumb":null}]}
-            """#)
-        #expect(try await mealDB.client.ingredients() == [
-            Ingredient(id: "1", name: "Chicken", description: "A bird.", type: nil),
-            Ingredient(id: "2", name: "Salmon", description: nil, type: "Fish"),
-        ])
+        mealDB.respond(
+            to: "list.php",
+            json: #"""
+                {"meals":[{"idIngredient":"1","strIngredient":"Chicken","strDescription":"A bird.\r\n","strType":null},
+                {"idIngredient":2,"strIngredient":"Salmon","strDescription":"","strType":"Fish","strThumb":null}]}
+                """#)
+        #expect(
+            try await mealDB.client.ingredients() == [
+                Ingredient(id: "1", name: "Chicken", description: "A bird.", type: nil),
+                Ingredient(id: "2", name: "Salmon", description: nil, type: "Fish"),
+            ])
         #expect(mealDB.stub.requests.map { $0.url.query } == ["a=list", "i=list"])
     }
 }

@@ -110,7 +110,8 @@ struct IngredientListTests {
         #expect(mealDB.stub.requests.map(\.url.query) == ["i=chicken_breast%2CGarlic%2Csea_salt"])
     }
 
-    @Test("no ingredients, an empty name or a comma inside a name are refused before a request",
+    @Test(
+        "no ingredients, an empty name or a comma inside a name are refused before a request",
         arguments: [[], [""], ["garlic", "  "], ["salt, pepper"]])
     func badListsAreRefused(ingredients: [String]) async throws {
         let mealDB = StubbedMealDB(apiKey: "k3y")

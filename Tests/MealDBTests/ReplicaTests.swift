@@ -24,11 +24,13 @@ struct ReplicaTests {
         #expect(meal.thumbnail?.host == replica.host)
     }
 
-    @Test("search terms arrive percent-encoded and match", arguments: [
-        ("mac & cheese", "mac%20%26%20cheese", "Mac & Cheese Bake"),
-        ("salt + pepper", "salt%20%2B%20pepper", "Salt + Pepper Squid"),
-        ("Crème Brûlée", "Cr%C3%A8me%20Br%C3%BBl%C3%A9e", "Crème Brûlée Tart"),
-    ])
+    @Test(
+        "search terms arrive percent-encoded and match",
+        arguments: [
+            ("mac & cheese", "mac%20%26%20cheese", "Mac & Cheese Bake"),
+            ("salt + pepper", "salt%20%2B%20pepper", "Salt + Pepper Squid"),
+            ("Crème Brûlée", "Cr%C3%A8me%20Br%C3%BBl%C3%A9e", "Crème Brûlée Tart"),
+        ])
     func searchTermsWithReservedAndNonASCIICharacters(term: String, sent: String, found: String) async throws {
         let meals = try await mealDB.search(name: term)
         #expect(meals.map(\.name) == [found])
@@ -52,9 +54,10 @@ struct ReplicaTests {
         #expect(meal.name == "Tandoori Cauliflower")
         #expect(meal.tags == ["Vegetarian", "Roast"])
         #expect(meal.source == nil && meal.youtube == nil)
-        #expect(meal.ingredients.map(\.name) == [
-            "Cauliflower", "Greek Yogurt", "Garam Masala", "Turmeric", "Chilli Powder", "Lemon", "Salt",
-        ])
+        #expect(
+            meal.ingredients.map(\.name) == [
+                "Cauliflower", "Greek Yogurt", "Garam Masala", "Turmeric", "Chilli Powder", "Lemon", "Salt",
+            ])
         #expect(meal.ingredients.last?.measure == nil)
 
         let stew = try #require(try await mealDB.meal(id: "90009"))

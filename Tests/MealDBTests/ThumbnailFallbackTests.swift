@@ -22,9 +22,10 @@ struct ThumbnailFallbackTests {
         mealDB.stub.respond(to: "abc123.jpg/medium", status: status, body: Data("missing".utf8))
         mealDB.respond(to: "abc123.jpg", body: jpeg)
         #expect(try await mealDB.client.thumbnailData(thumbnail, size: .medium) == jpeg)
-        #expect(mealDB.stub.requests.map(\.url.path) == [
-            "/images/media/meals/abc123.jpg/medium", "/images/media/meals/abc123.jpg",
-        ])
+        #expect(
+            mealDB.stub.requests.map(\.url.path) == [
+                "/images/media/meals/abc123.jpg/medium", "/images/media/meals/abc123.jpg",
+            ])
     }
 
     @Test func aServerErrorIsThrownWithoutTryingTheOriginal() async throws {

@@ -7,7 +7,9 @@ import TestSupport
 /// The bulk fetch against the replica: order, skipped objects, rate, cancellation — measured from the server's log.
 @Suite("Met bulk fetch on the replica", .enabled(if: TestServer.replica.isUsable))
 struct BulkFetchTests {
-    @Test("objects come back in the IDs' order; missing and not-valid ones are skipped and reported", arguments: TransportKind.allCases)
+    @Test(
+        "objects come back in the IDs' order; missing and not-valid ones are skipped and reported",
+        arguments: TransportKind.allCases)
     func orderAndSkipped(transport: TransportKind) async throws {
         let replica = try ReplicaClient(transport: transport)
         let ids = [7030, ReplicaIDs.missing, 7002, 7001, ReplicaIDs.notValid, 7046, 7002]
@@ -70,8 +72,6 @@ struct BulkFetchTests {
         #expect(try await replica.requests().count == 1)
     }
 
-
-
     @Test("a 403 or a lasting 503 stops the fetch with that error")
     func serviceFailuresStopTheFetch() async throws {
         let replica = try ReplicaClient()
@@ -87,7 +87,6 @@ struct BulkFetchTests {
         #expect(sent.count < ids.count + 2)
         #expect(sent.filter { $0.path.hasSuffix("/\(ReplicaIDs.unavailable)") }.count == 3)
     }
-
 
     @Test("a new search on the same client leaves the previous one running: cancelling is the app's choice")
     func searchesAreIndependent() async throws {
@@ -112,8 +111,10 @@ struct BulkFetchTests {
     @Test("bad fetch parameters are reported, not crashed on")
     func invalidParameters() async throws {
         let met = try ReplicaClient().met
-        for fetch in [met.objects(ids: [7001], rate: 0), met.objects(ids: [7001], concurrency: 0),
-                      met.searchObjects(SearchQuery("x"), limit: -1)] {
+        for fetch in [
+            met.objects(ids: [7001], rate: 0), met.objects(ids: [7001], concurrency: 0),
+            met.searchObjects(SearchQuery("x"), limit: -1),
+        ] {
             await #expect {
                 try await fetch.result()
             } throws: { error in
@@ -127,7 +128,9 @@ struct BulkFetchTests {
 /// The fetch's timing, measured from the server's log; serialized so that the tests do not disturb each other's timing.
 @Suite("Met bulk fetch timing on the replica", .serialized, .enabled(if: TestServer.replica.isUsable))
 struct BulkFetchTimingTests {
-    @Test("at 30 per second, 60 objects take at least 1.7 s and no second holds more than 30", arguments: TransportKind.allCases)
+    @Test(
+        "at 30 per second, 60 objects take at least 1.7 s and no second holds more than 30",
+        arguments: TransportKind.allCases)
     func rateAdherence(transport: TransportKind) async throws {
         let replica = try ReplicaClient(transport: transport)
         let ids = ReplicaIDs.served + ReplicaIDs.served.prefix(14)
@@ -145,7 +148,9 @@ struct BulkFetchTimingTests {
         #expect(sentBusiest <= 30, "\(sentBusiest) requests started within one second")
     }
 
-    @Test("the default budget: 400 objects, no second above 80 at the server, within 5.6 s", arguments: TransportKind.allCases)
+    @Test(
+        "the default budget: 400 objects, no second above 80 at the server, within 5.6 s",
+        arguments: TransportKind.allCases)
     func defaultBudgetHoldsInEverySecond(transport: TransportKind) async throws {
         let replica = try ReplicaClient(transport: transport)
         let ids = (0..<400).map { ReplicaIDs.served[$0 % ReplicaIDs.served.count] }
@@ -164,7 +169,8 @@ struct BulkFetchTimingTests {
     @Test("at the default rate, a fetch stays within a server limit of 80 per second")
     func defaultRateIsPolite() async throws {
         let replica = try ReplicaClient(headers: ["X-Replica-Rate-Limit": "80"])
-        let result = try await replica.met.objects(ids: ReplicaIDs.served + ReplicaIDs.served + ReplicaIDs.served).result()
+        let result = try await replica.met.objects(ids: ReplicaIDs.served + ReplicaIDs.served + ReplicaIDs.served)
+            .result()
         #expect(result.objects.count == 138)
     }
 
@@ -184,12 +190,14 @@ struct BulkFetchTimingTests {
         // Two 503s, then the answer: each retry waits for a turn too, so the third attempt comes a window later.
         let retried = try ReplicaClient()
         let strict = MetClient(
-            baseURL: retried.base, headers: ["X-Test-ID": retried.testID, "X-Replica-Fault": "503; count=2; key=\(retried.testID)"],
+            baseURL: retried.base,
+            headers: ["X-Test-ID": retried.testID, "X-Replica-Fault": "503; count=2; key=\(retried.testID)"],
             retry: ReplicaClient.quickRetry, rateLimiter: RateLimiter(limit: 2, per: .milliseconds(300), burst: 2))
         _ = try await strict.object(id: 7001)
         let attempts = try await retried.requests().map(\.time).sorted()
         try #require(attempts.count == 3)
-        #expect(attempts[2] - attempts[0] >= 0.29, "the third attempt came \(attempts[2] - attempts[0]) s after the first")
+        #expect(
+            attempts[2] - attempts[0] >= 0.29, "the third attempt came \(attempts[2] - attempts[0]) s after the first")
     }
 
     /// The most of the sorted times within any window of `seconds`.

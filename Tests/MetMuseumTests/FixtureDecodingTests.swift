@@ -39,7 +39,9 @@ struct FixtureDecodingTests {
         }
     }
 
-    @Test("a non-public-domain object: empty images are nil, null lists are empty", .enabled(if: Fixtures.available("met")))
+    @Test(
+        "a non-public-domain object: empty images are nil, null lists are empty",
+        .enabled(if: Fixtures.available("met")))
     func notPublicDomain() throws {
         let object = try decoder.decode(MetObject.self, from: Fixtures.data("met", "object_1.json"))
         #expect(object.isPublicDomain == false)
@@ -47,12 +49,13 @@ struct FixtureDecodingTests {
         #expect(object.additionalImages.isEmpty)
         #expect(object.measurements.isEmpty && object.tags.isEmpty)
         #expect(object.culture == nil && object.galleryNumber == nil)
-        #expect(object.constituents == [
-            Constituent(
-                id: 164292, role: "Maker", name: "James Barton Longacre", gender: nil,
-                ulanURL: URL(string: "http://vocab.getty.edu/page/ulan/500011409"),
-                wikidataURL: URL(string: "https://www.wikidata.org/wiki/Q3806459")),
-        ])
+        #expect(
+            object.constituents == [
+                Constituent(
+                    id: 164292, role: "Maker", name: "James Barton Longacre", gender: nil,
+                    ulanURL: URL(string: "http://vocab.getty.edu/page/ulan/500011409"),
+                    wikidataURL: URL(string: "https://www.wikidata.org/wiki/Q3806459"))
+            ])
         #expect(object.metadataDate.map(MetadataDate.format) == "2021-04-06T04:41:04.967Z")
     }
 
@@ -65,14 +68,17 @@ struct FixtureDecodingTests {
         #expect(object.galleryNumber == "127" && object.isOnView)
         #expect(object.additionalImages.count == 4)
         #expect(object.measurements.first?.elementMeasurements == ["Height": 2.3])
-        #expect(object.tags == [
-            ObjectTag(
-                term: "Cats", aatURL: URL(string: "http://vocab.getty.edu/page/aat/300265960"),
-                wikidataURL: URL(string: "https://www.wikidata.org/wiki/Q146")),
-        ])
+        #expect(
+            object.tags == [
+                ObjectTag(
+                    term: "Cats", aatURL: URL(string: "http://vocab.getty.edu/page/aat/300265960"),
+                    wikidataURL: URL(string: "https://www.wikidata.org/wiki/Q146"))
+            ])
     }
 
-    @Test("older records: no constituent ID, tags without Wikidata, no measurements", .enabled(if: Fixtures.available("met")))
+    @Test(
+        "older records: no constituent ID, tags without Wikidata, no measurements",
+        .enabled(if: Fixtures.available("met")))
     func olderRecord() throws {
         let object = try decoder.decode(MetObject.self, from: Fixtures.data("met", "object_45734_openverse.json"))
         #expect(object.constituents.first?.id == nil)
@@ -87,10 +93,13 @@ struct FixtureDecodingTests {
     func twoFractionalDigits() throws {
         let object = try decoder.decode(MetObject.self, from: Fixtures.data("met", "object_45734_docs_example.json"))
         #expect(object.metadataDate.map(MetadataDate.format) == "2020-09-14T12:26:37.480Z")
-        #expect(object.primaryImageSmall?.absoluteString == "https://images.metmuseum.org/CRDImages/as/web-large/DP251139.jpg")
+        #expect(
+            object.primaryImageSmall?.absoluteString
+                == "https://images.metmuseum.org/CRDImages/as/web-large/DP251139.jpg")
     }
 
-    @Test("every field of every object fixture is a property, its text kept and its empty strings nil",
+    @Test(
+        "every field of every object fixture is a property, its text kept and its empty strings nil",
         .enabled(if: Fixtures.available("met")))
     func everyFieldIsKept() throws {
         let names = Fixtures.names("met").filter { $0.hasPrefix("object_") && !$0.hasPrefix("object_error") }

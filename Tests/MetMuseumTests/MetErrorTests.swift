@@ -58,10 +58,12 @@ struct MetClientSetupTests {
         let root = URL(string: "https://met.example")!
         let fitted = MetClient(configuration: ClientConfiguration(baseURL: root, transport: StubTransport()))
         #expect(fitted.client.configuration.maxResponseBodySize == MetClient.maxResponseBodySize)
-        let own = MetClient(configuration: ClientConfiguration(
-            baseURL: root, transport: StubTransport(), maxResponseBodySize: 1_000))
+        let own = MetClient(
+            configuration: ClientConfiguration(
+                baseURL: root, transport: StubTransport(), maxResponseBodySize: 1_000))
         #expect(own.client.configuration.maxResponseBodySize == 1_000)
-        let given = MetClient(client: APIClient(configuration: ClientConfiguration(baseURL: root, transport: StubTransport())))
+        let given = MetClient(
+            client: APIClient(configuration: ClientConfiguration(baseURL: root, transport: StubTransport())))
         #expect(given.client.configuration.maxResponseBodySize == ClientConfiguration.defaultMaxResponseBodySize)
     }
 }

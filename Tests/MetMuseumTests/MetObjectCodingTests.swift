@@ -6,7 +6,8 @@ import Testing
 /// MetObject's own JSON: the Met's field names, every key present, null for missing values.
 @Suite("MetObject coding")
 struct MetObjectCodingTests {
-    private static let raw = Data(#"""
+    private static let raw = Data(
+        #"""
         {"objectID":12,"isHighlight":true,"isPublicDomain":false,"primaryImage":"","primaryImageSmall":"",
          "additionalImages":null,"constituents":[{"constituentID":5,"role":"Artist","name":"A. Painter",
          "constituentULAN_URL":"","constituentWikidata_URL":"https://www.wikidata.org/wiki/Q1","gender":""}],
@@ -25,7 +26,8 @@ struct MetObjectCodingTests {
         let object = try JSONDecoder().decode(MetObject.self, from: Self.raw)
         let fields = try encodedFields(object)
         let required = [
-            "objectID", "title", "isPublicDomain", "isHighlight", "primaryImage", "primaryImageSmall", "additionalImages",
+            "objectID", "title", "isPublicDomain", "isHighlight", "primaryImage", "primaryImageSmall",
+            "additionalImages",
             "department", "objectName", "culture", "period", "objectDate", "objectBeginDate", "objectEndDate", "medium",
             "dimensions", "creditLine", "artistDisplayName", "constituents", "tags", "measurements", "objectURL",
             "galleryNumber", "metadataDate",
@@ -76,14 +78,17 @@ struct MetObjectCodingTests {
         #expect(MetadataDate.parse(text).map(MetadataDate.format) == expected)
     }
 
-    @Test("unreadable metadataDate text is no date", arguments: ["", "2024-01-09", "2024-13-09T11:20:05Z", "yesterday", "2024-01-09T11:20:05.Z"])
+    @Test(
+        "unreadable metadataDate text is no date",
+        arguments: ["", "2024-01-09", "2024-13-09T11:20:05Z", "yesterday", "2024-01-09T11:20:05.Z"])
     func badMetadataDates(text: String) {
         #expect(MetadataDate.parse(text) == nil)
     }
 
     @Test("departments and ID lists encode in the Met's shape")
     func smallTypes() throws {
-        let department = String(decoding: try JSONEncoder().encode(Department(id: 11, displayName: "European Paintings")), as: UTF8.self)
+        let department = String(
+            decoding: try JSONEncoder().encode(Department(id: 11, displayName: "European Paintings")), as: UTF8.self)
         #expect(department.contains(#""departmentId":11"#))
         let list = try JSONDecoder().decode(ObjectIDList.self, from: Data(#"{"total":0,"objectIDs":null}"#.utf8))
         let fields = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(list)) as? [String: Any])

@@ -17,8 +17,9 @@ struct ReplicaEndpointTests {
         #expect(found.ids == [7001])
         let sent = try #require(try await replica.requests().last)
         #expect(sent.path == "/public/collection/v1/search")
-        #expect(sent.query == "isHighlight=true&title=true&isOnView=true&hasImages=true&departmentId=11"
-            + "&medium=Oil%7CSilk&geoLocation=France%7CUnited%20States&dateBegin=1850&dateEnd=1900&q=sunflowers")
+        #expect(
+            sent.query == "isHighlight=true&title=true&isOnView=true&hasImages=true&departmentId=11"
+                + "&medium=Oil%7CSilk&geoLocation=France%7CUnited%20States&dateBegin=1850&dateEnd=1900&q=sunflowers")
         #expect(sent.queryNames.last == "q")
     }
 

@@ -37,10 +37,12 @@ struct ReplicaClient: Sendable {
         let starts = starts
         met = MetClient(
             baseURL: base, transport: transport.make(), headers: headers.merging(["X-Test-ID": testID]), retry: retry,
-            middleware: [ClosureMiddleware { request, _, next in
-                starts.record()
-                return try await next(request)
-            }])
+            middleware: [
+                ClosureMiddleware { request, _, next in
+                    starts.record()
+                    return try await next(request)
+                }
+            ])
     }
 
     /// Retries as the default policy does, without waiting long.

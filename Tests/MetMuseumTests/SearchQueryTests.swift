@@ -12,13 +12,15 @@ struct SearchQueryTests {
             hasImages: true, departmentID: 11, media: ["Quilts", "Silk"], geoLocations: ["France", "Paris"],
             dateBegin: -500, dateEnd: 1900)
         let items = try query.queryItems()
-        #expect(items.map(\.name) == [
-            "isHighlight", "title", "tags", "isOnView", "artistOrCulture", "hasImages", "departmentId", "medium",
-            "geoLocation", "dateBegin", "dateEnd", "q",
-        ])
-        #expect(URLBuilder.encodeQuery(items) == "isHighlight=true&title=true&tags=true&isOnView=true"
-            + "&artistOrCulture=true&hasImages=true&departmentId=11&medium=Quilts%7CSilk&geoLocation=France%7CParis"
-            + "&dateBegin=-500&dateEnd=1900&q=sunflowers%20%26%20cats")
+        #expect(
+            items.map(\.name) == [
+                "isHighlight", "title", "tags", "isOnView", "artistOrCulture", "hasImages", "departmentId", "medium",
+                "geoLocation", "dateBegin", "dateEnd", "q",
+            ])
+        #expect(
+            URLBuilder.encodeQuery(items) == "isHighlight=true&title=true&tags=true&isOnView=true"
+                + "&artistOrCulture=true&hasImages=true&departmentId=11&medium=Quilts%7CSilk&geoLocation=France%7CParis"
+                + "&dateBegin=-500&dateEnd=1900&q=sunflowers%20%26%20cats")
     }
 
     @Test("a plain search is q alone; false flags are not sent")

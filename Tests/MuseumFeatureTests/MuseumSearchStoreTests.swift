@@ -60,11 +60,14 @@ struct MuseumSearchStoreTests {
     func catThenRhino() async {
         let stub = StubTransport()
         let catGate = Gate()
-        stub.register(path: "search", reply: .dynamic { request in
-            let query = request.url.query ?? ""
-            let ids = query.hasSuffix("q=cat") ? [11] : [22]
-            return TransportResponse(status: 200, body: Data(#"{"total":1,"objectIDs":\#(ids)}"#.utf8), url: request.url)
-        })
+        stub.register(
+            path: "search",
+            reply: .dynamic { request in
+                let query = request.url.query ?? ""
+                let ids = query.hasSuffix("q=cat") ? [11] : [22]
+                return TransportResponse(
+                    status: 200, body: Data(#"{"total":1,"objectIDs":\#(ids)}"#.utf8), url: request.url)
+            })
         respondWithObject(stub, 11, title: "Cat", gate: catGate)
         respondWithObject(stub, 22, title: "Rhino")
         let store = MuseumSearchStore(client: stubClient(stub))
@@ -140,12 +143,17 @@ struct MuseumModelTests {
         #expect(model.state.value?.title == "Nine")
     }
 
-    @Test("departments load; each failure class has its own sentence", arguments: [
-        (ErrandError.transport(TransportFailure(kind: .cannotConnect, underlying: "")), FailureKind.unreachable),
-        (.transport(TransportFailure(kind: .timedOut, underlying: "")), .timedOut),
-        (.blocked(StatusFailure(status: 403, headers: [:], body: Data(), url: nil)), .blocked),
-        (.decoding(DecodingFailure(targetType: "X", codingPath: "", reason: "", body: Data(), contentType: nil)), .invalidResponse),
-    ])
+    @Test(
+        "departments load; each failure class has its own sentence",
+        arguments: [
+            (ErrandError.transport(TransportFailure(kind: .cannotConnect, underlying: "")), FailureKind.unreachable),
+            (.transport(TransportFailure(kind: .timedOut, underlying: "")), .timedOut),
+            (.blocked(StatusFailure(status: 403, headers: [:], body: Data(), url: nil)), .blocked),
+            (
+                .decoding(DecodingFailure(targetType: "X", codingPath: "", reason: "", body: Data(), contentType: nil)),
+                .invalidResponse
+            ),
+        ])
     func departments(error: ErrandError, kind: FailureKind) async {
         let stub = StubTransport()
         stub.fail("departments", with: error)

@@ -14,12 +14,14 @@ struct ObjectIDsModelTests {
     func search() async {
         let stub = StubTransport()
         let gate = Gate()
-        stub.register(path: "search", reply: .dynamic { request in
-            await gate.pass()
-            return TransportResponse(
-                status: 200, headers: ["Content-Type": "application/json"],
-                body: Data(#"{"total":2,"objectIDs":[5,6]}"#.utf8), url: request.url)
-        })
+        stub.register(
+            path: "search",
+            reply: .dynamic { request in
+                await gate.pass()
+                return TransportResponse(
+                    status: 200, headers: ["Content-Type": "application/json"],
+                    body: Data(#"{"total":2,"objectIDs":[5,6]}"#.utf8), url: request.url)
+            })
         let model = ObjectIDsModel(.search(SearchQuery("sunflowers")), client: stubClient(stub))
         #expect(model.state.isIdle)
         let loading = Task { await model.load() }

@@ -22,8 +22,11 @@ func objectJSON(_ id: Int, title: String) -> String {
 /// Answers objects/{id} with a small object.
 func respondWithObject(_ stub: StubTransport, _ id: Int, title: String, gate: Gate? = nil) {
     let body = Data(objectJSON(id, title: title).utf8)
-    stub.register(path: "objects/\(id)", reply: .dynamic { request in
-        if let gate { await gate.pass() }
-        return TransportResponse(status: 200, headers: ["Content-Type": "application/json"], body: body, url: request.url)
-    })
+    stub.register(
+        path: "objects/\(id)",
+        reply: .dynamic { request in
+            if let gate { await gate.pass() }
+            return TransportResponse(
+                status: 200, headers: ["Content-Type": "application/json"], body: body, url: request.url)
+        })
 }

@@ -14,11 +14,13 @@ struct ListingModelTests {
     func firstLetter() async {
         let stub = StubTransport()
         let gate = Gate()
-        stub.register(path: "search.php", reply: .dynamic { request in
-            await gate.pass()
-            return TransportResponse(
-                status: 200, body: Data(mealsJSON([("1", "Bread")]).utf8), url: request.url)
-        })
+        stub.register(
+            path: "search.php",
+            reply: .dynamic { request in
+                await gate.pass()
+                return TransportResponse(
+                    status: 200, body: Data(mealsJSON([("1", "Bread")]).utf8), url: request.url)
+            })
         let model = MealListModel(.firstLetter("b"), client: stubClient(stub))
         #expect(model.state == .idle)
         let loading = Task { await model.load() }
@@ -40,9 +42,11 @@ struct ListingModelTests {
         #expect(model.lastFailure == nil)
     }
 
-    @Test("the premium listings with a supporter's key ask for their endpoints", arguments: [
-        (MealListModel.Listing.latest, "latest.php"), (.randomSelection, "randomselection.php"),
-    ])
+    @Test(
+        "the premium listings with a supporter's key ask for their endpoints",
+        arguments: [
+            (MealListModel.Listing.latest, "latest.php"), (.randomSelection, "randomselection.php"),
+        ])
     func premium(listing: MealListModel.Listing, endpoint: String) async {
         let stub = StubTransport()
         stub.respond(to: endpoint, json: mealsJSON([("9", "New")]))
@@ -62,10 +66,13 @@ struct ListingModelTests {
         #expect(stub.requests.isEmpty)
     }
 
-    @Test("each filter asks for its query", arguments: [
-        (FilteredMealsModel.Filter.category("Sea food"), "c", "Sea food"), (.area("Italian"), "a", "Italian"),
-        (.ingredient("garlic"), "i", "garlic"), (.ingredients(["chicken breast", "garlic"]), "i", "chicken_breast,garlic"),
-    ])
+    @Test(
+        "each filter asks for its query",
+        arguments: [
+            (FilteredMealsModel.Filter.category("Sea food"), "c", "Sea food"), (.area("Italian"), "a", "Italian"),
+            (.ingredient("garlic"), "i", "garlic"),
+            (.ingredients(["chicken breast", "garlic"]), "i", "chicken_breast,garlic"),
+        ])
     func filters(filter: FilteredMealsModel.Filter, name: String, value: String) async {
         let stub = StubTransport()
         stub.respond(to: "filter.php", json: summariesJSON)
@@ -99,7 +106,8 @@ struct ListingModelTests {
 
         let other = StubTransport()
         other.respond(
-            to: "list.php", json: #"{"meals":[{"idIngredient":"1","strIngredient":"Chicken","strDescription":null,"strType":null}]}"#)
+            to: "list.php",
+            json: #"{"meals":[{"idIngredient":"1","strIngredient":"Chicken","strDescription":null,"strType":null}]}"#)
         let ingredients = IngredientsModel(client: stubClient(other))
         await ingredients.load()
         #expect(ingredients.state.value?.map(\.name) == ["Chicken"])

@@ -14,10 +14,12 @@ struct LoaderModelTests {
     func loadsCategory() async {
         let stub = StubTransport()
         let gate = Gate()
-        stub.register(path: "filter.php", reply: .dynamic { request in
-            await gate.pass()
-            return TransportResponse(status: 200, body: Data(summariesJSON.utf8), url: request.url)
-        })
+        stub.register(
+            path: "filter.php",
+            reply: .dynamic { request in
+                await gate.pass()
+                return TransportResponse(status: 200, body: Data(summariesJSON.utf8), url: request.url)
+            })
         let model = CategoryMealsModel(category: "Sea food", client: stubClient(stub))
         #expect(model.state == .idle)
         let loading = Task { await model.load() }
@@ -40,10 +42,12 @@ struct LoaderModelTests {
         #expect(stub.requests.count == 1)
 
         let gate = Gate()
-        stub.register(path: "filter.php", reply: .dynamic { request in
-            await gate.pass()
-            return TransportResponse(status: 500, body: Data("<html>oops</html>".utf8), url: request.url)
-        })
+        stub.register(
+            path: "filter.php",
+            reply: .dynamic { request in
+                await gate.pass()
+                return TransportResponse(status: 500, body: Data("<html>oops</html>".utf8), url: request.url)
+            })
         let refreshing = Task { await model.refresh() }
         await gate.waitForArrival()
         #expect(model.isRefreshing)
@@ -52,7 +56,9 @@ struct LoaderModelTests {
         await refreshing.value
         #expect(!model.isRefreshing)
         #expect(model.state.value?.count == 1, "a failed refresh keeps the value")
-        #expect(model.loader.refreshFailureMessage == "The recipe service is having trouble right now. Please try again later.")
+        #expect(
+            model.loader.refreshFailureMessage
+                == "The recipe service is having trouble right now. Please try again later.")
         #expect(model.lastFailure?.kind == .serverError)
     }
 
@@ -64,7 +70,11 @@ struct LoaderModelTests {
         await model.load()
         #expect(model.state == .failed("You seem to be offline. Check your connection and try again."))
         #expect(model.lastFailure?.technicalDescription.contains("cannotConnect") == true)
-        stub.respond(to: "categories.php", json: #"{"categories":[{"idCategory":"1","strCategory":"Beef","strCategoryThumb":"https://x/b.png","strCategoryDescription":"Beef."}]}"#)
+        stub.respond(
+            to: "categories.php",
+            json:
+                #"{"categories":[{"idCategory":"1","strCategory":"Beef","strCategoryThumb":"https://x/b.png","strCategoryDescription":"Beef."}]}"#
+        )
         await model.retry()
         #expect(model.state.value?.map(\.name) == ["Beef"])
         #expect(model.lastFailure == nil)
@@ -94,14 +104,20 @@ struct LoaderModelTests {
         #expect(random.state.value?.id == "52772")
     }
 
-    @Test("each failure class has its own sentence", arguments: [
-        (ErrandError.transport(TransportFailure(kind: .timedOut, underlying: "")), FailureKind.timedOut),
-        (.transport(TransportFailure(kind: .dnsFailure, underlying: "")), .unreachable),
-        (.notCached(URL(string: "https://x/a")!), .notCached),
-        (.unacceptableStatus(StatusFailure(status: 503, headers: [:], body: Data(), url: nil)), .serverError),
-        (.unacceptableStatus(StatusFailure(status: 404, headers: [:], body: Data(), url: nil)), .notFound),
-        (.decoding(DecodingFailure(targetType: "Meal", codingPath: "", reason: "bad", body: Data(), contentType: nil)), .invalidResponse),
-    ])
+    @Test(
+        "each failure class has its own sentence",
+        arguments: [
+            (ErrandError.transport(TransportFailure(kind: .timedOut, underlying: "")), FailureKind.timedOut),
+            (.transport(TransportFailure(kind: .dnsFailure, underlying: "")), .unreachable),
+            (.notCached(URL(string: "https://x/a")!), .notCached),
+            (.unacceptableStatus(StatusFailure(status: 503, headers: [:], body: Data(), url: nil)), .serverError),
+            (.unacceptableStatus(StatusFailure(status: 404, headers: [:], body: Data(), url: nil)), .notFound),
+            (
+                .decoding(
+                    DecodingFailure(targetType: "Meal", codingPath: "", reason: "bad", body: Data(), contentType: nil)),
+                .invalidResponse
+            ),
+        ])
     func messages(error: ErrandError, kind: FailureKind) async {
         let stub = StubTransport()
         stub.fail("random.php", with: error)
@@ -115,7 +131,8 @@ struct LoaderModelTests {
     @Test("an HTML page instead of JSON is invalid data")
     func htmlIsInvalidData() async {
         let stub = StubTransport()
-        stub.respond(to: "categories.php", headers: ["Content-Type": "text/html"], body: Data("<!doctype html><p>hi".utf8))
+        stub.respond(
+            to: "categories.php", headers: ["Content-Type": "text/html"], body: Data("<!doctype html><p>hi".utf8))
         let model = CategoriesModel(client: stubClient(stub))
         await model.load()
         #expect(model.lastFailure?.kind == .invalidResponse)
@@ -135,11 +152,13 @@ struct LoaderModelTests {
     func cancelledLoad() async {
         let stub = StubTransport()
         let gate = Gate()
-        stub.register(path: "random.php", reply: .dynamic { request in
-            await gate.pass()
-            try Task.checkCancellation()
-            return TransportResponse(status: 200, body: Data(mealsJSON([("1", "A")]).utf8), url: request.url)
-        })
+        stub.register(
+            path: "random.php",
+            reply: .dynamic { request in
+                await gate.pass()
+                try Task.checkCancellation()
+                return TransportResponse(status: 200, body: Data(mealsJSON([("1", "A")]).utf8), url: request.url)
+            })
         let model = RandomMealModel(client: stubClient(stub))
         let loading = Task { await model.load() }
         await gate.waitForArrival()

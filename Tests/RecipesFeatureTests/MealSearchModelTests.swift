@@ -14,12 +14,14 @@ struct MealSearchModelTests {
     func latestWins() async {
         let stub = StubTransport()
         let slow = Gate()
-        stub.register(path: "search.php", reply: .dynamic { request in
-            let text = queryValue(request, "s") ?? ""
-            if text == "cat" { await slow.pass() }
-            let json = text == "cat" ? mealsJSON([("1", "Cat cake")]) : mealsJSON([("2", "Rhino stew")])
-            return TransportResponse(status: 200, body: Data(json.utf8), url: request.url)
-        })
+        stub.register(
+            path: "search.php",
+            reply: .dynamic { request in
+                let text = queryValue(request, "s") ?? ""
+                if text == "cat" { await slow.pass() }
+                let json = text == "cat" ? mealsJSON([("1", "Cat cake")]) : mealsJSON([("2", "Rhino stew")])
+                return TransportResponse(status: 200, body: Data(json.utf8), url: request.url)
+            })
         let model = MealSearchModel(client: stubClient(stub), debounce: nil)
         let first = Task { await model.search("cat") }
         await slow.waitForArrival()

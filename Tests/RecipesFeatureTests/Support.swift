@@ -6,8 +6,11 @@ import MealDB
 
 /// A MealDB client on a stub transport.
 func stubClient(_ stub: StubTransport, apiKey: String = "1") -> MealDBClient {
-    MealDBClient(apiKey: apiKey, client: APIClient(configuration: ClientConfiguration(
-        baseURL: URL(string: "https://meals.example")!, transport: stub)))
+    MealDBClient(
+        apiKey: apiKey,
+        client: APIClient(
+            configuration: ClientConfiguration(
+                baseURL: URL(string: "https://meals.example")!, transport: stub)))
 }
 
 /// A JSON body with one meal per id and name.
@@ -18,7 +21,8 @@ func mealsJSON(_ meals: [(id: String, name: String)]) -> String {
     return #"{"meals":[\#(items.joined(separator: ","))]}"#
 }
 
-let summariesJSON = #"{"meals":[{"idMeal":"52772","strMeal":"Teriyaki Chicken","strMealThumb":"https://meals.example/t.png"}]}"#
+let summariesJSON =
+    #"{"meals":[{"idMeal":"52772","strMeal":"Teriyaki Chicken","strMealThumb":"https://meals.example/t.png"}]}"#
 
 /// The query value of a recorded request.
 func queryValue(_ request: TransportRequest, _ name: String) -> String? {

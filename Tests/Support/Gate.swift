@@ -33,7 +33,9 @@ public final class Gate: Sendable {
     /// Lets every held and future request through.
     public func open() {
         opened.withLock { $0 = true }
-        for continuation in releases.withLock({ list in defer { list.removeAll() }; return list }) {
+        for continuation in releases.withLock({ list in
+            defer { list.removeAll() }; return list
+        }) {
             continuation.resume()
         }
     }

@@ -54,16 +54,19 @@ struct GalleryPage {
 
     private func card(_ item: GalleryItem, image: String?) -> String {
         let initial = item.title.first.map { escape(String($0).uppercased()) } ?? "?"
-        let picture = image.map {
-            "<a class=\"picture\" href=\"\(escape($0))\"><img src=\"\(escape($0))\" alt=\"\(escape(item.title))\" loading=\"lazy\"></a>"
-        } ?? "<div class=\"picture placeholder\" aria-hidden=\"true\">\(initial)</div>"
+        let picture =
+            image.map {
+                "<a class=\"picture\" href=\"\(escape($0))\"><img src=\"\(escape($0))\" alt=\"\(escape(item.title))\" loading=\"lazy\"></a>"
+            } ?? "<div class=\"picture placeholder\" aria-hidden=\"true\">\(initial)</div>"
         // A link is the service's data: only a web address becomes one (never `javascript:` or `file:`).
-        let title = item.link.flatMap(Self.webAddress).map {
-            "<a href=\"\(escape($0))\">\(escape(item.title))</a>"
-        } ?? escape(item.title)
+        let title =
+            item.link.flatMap(Self.webAddress).map {
+                "<a href=\"\(escape($0))\">\(escape(item.title))</a>"
+            } ?? escape(item.title)
         let badge = item.badge.map { "<span class=\"badge\">\(escape($0))</span>" } ?? ""
         let subtitle = item.subtitle.map { "<p class=\"meta\">\(escape($0))</p>" } ?? ""
-        let details = item.details.isEmpty
+        let details =
+            item.details.isEmpty
             ? "" : "<ul>" + item.details.map { "<li>\(escape($0))</li>" }.joined() + "</ul>"
         let searchable = ([item.title, item.subtitle ?? "", item.badge ?? ""] + item.details).joined(separator: " ")
         return """

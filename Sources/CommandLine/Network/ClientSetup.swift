@@ -43,7 +43,8 @@ public struct ClientSetup: Sendable {
         }
         self.cacheName = cacheName
         retry = .default
-        cache = usesCache
+        cache =
+            usesCache
             ? HTTPCache.standard(
                 named: cacheName, configuration: HTTPCache.Configuration(policy: isOffline ? .cacheOnly : .useProtocol))
             : nil
@@ -52,7 +53,8 @@ public struct ClientSetup: Sendable {
     /// The configuration for API requests; says on stderr when the on-disk cache cannot be used this run.
     public func configuration(console: Console) -> ClientConfiguration {
         if let problem = cache?.storageProblem {
-            let consequence = isOffline
+            let consequence =
+                isOffline
                 ? "so --offline has nothing cached to answer from." : "so this run keeps answers in memory only."
             console.warning("\(problem.description.dropLast()), \(consequence)")
         }
@@ -69,7 +71,8 @@ public struct ClientSetup: Sendable {
     /// The configuration for downloading pictures: the same timeout, retries and log, without the HTTP cache (the
     /// data pipeline keeps pictures itself); offline, every download fails as not cached.
     public func pictureConfiguration(console: Console) -> ClientConfiguration {
-        let middleware: [any Middleware] = isOffline
+        let middleware: [any Middleware] =
+            isOffline
             ? [Self.refuseNetwork] : Resilience.middleware(retry: retry)
         var configuration = ClientConfiguration(
             baseURL: baseURL, middleware: middleware, observers: isVerbose ? [VerboseLog(console: console)] : [])

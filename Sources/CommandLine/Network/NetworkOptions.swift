@@ -4,7 +4,8 @@ public enum NetworkOptions {
     public static func options(baseURLVariable: String) -> [Option] {
         [
             .flag("json", help: "Print one JSON document on stdout instead of human-readable text."),
-            .value("base-url", "URL",
+            .value(
+                "base-url", "URL",
                 help: "Server root as scheme://host[:port] (env \(baseURLVariable)); http only to loopback."),
             .value("timeout", "SECONDS", help: "Per-request timeout in seconds; decimals allowed (0.5)."),
             .flag("no-cache", help: "Neither read nor write the on-disk cache."),

@@ -49,7 +49,8 @@ public enum ServerAddress {
             throw fail("has an invalid port \(port)")
         }
         if scheme == "http", !isLoopback(host) {
-            throw fail("uses http to \(host): https is required (plain http is allowed only to 127.0.0.1, ::1 or localhost)")
+            throw fail(
+                "uses http to \(host): https is required (plain http is allowed only to 127.0.0.1, ::1 or localhost)")
         }
         var root = URLComponents()
         root.scheme = scheme

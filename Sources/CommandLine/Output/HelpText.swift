@@ -13,12 +13,16 @@ struct HelpText {
         sections.append(TextLayout.wrap("\(tool.name) \(tool.version) — \(tool.summary)", width: width))
         sections.append("Usage: \(tool.name) <command> [arguments] [options]")
         let commands = tool.commands.map { command in
-            [([command.name, command.argumentSynopsis].filter { !$0.isEmpty }).joined(separator: " "), command.summary]
+            [
+                ([command.name, command.argumentSynopsis].filter { !$0.isEmpty }).joined(separator: " "),
+                command.summary,
+            ]
         }
         sections.append("Commands:\n" + TextLayout.columns(commands, width: width, indent: 2))
         sections.append("Options (for every command):\n" + optionList(tool.options + Tool.builtInOptions))
-        sections.append("Options may stand before or after the command and its arguments; '--' ends them.\n"
-            + "Run '\(tool.name) <command> --help' for a command's arguments and options.")
+        sections.append(
+            "Options may stand before or after the command and its arguments; '--' ends them.\n"
+                + "Run '\(tool.name) <command> --help' for a command's arguments and options.")
         if let epilogue = tool.epilogue { sections.append(epilogue) }
         return sections.joined(separator: "\n\n") + "\n"
     }

@@ -51,7 +51,9 @@ public struct Terminal: Sendable, Hashable {
         #if os(Linux) || canImport(Darwin)
         if isTerminal {
             var size = winsize()
-            if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 { return min(Int(size.ws_col), 200) }
+            if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 {
+                return min(Int(size.ws_col), 200)
+            }
         }
         #endif
         return 80

@@ -75,7 +75,9 @@ public struct Invocation: Sendable, Hashable {
     }
 
     /// A positional argument as a whole number within `range`.
-    public func integerArgument(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws(UsageError) -> Int {
+    public func integerArgument(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws(UsageError)
+        -> Int
+    {
         try Self.integer(try requiredArgument(name), what: name, in: range, error: usageError)
     }
 
@@ -117,9 +119,9 @@ public struct Invocation: Sendable, Hashable {
         guard let number = Int(text) else { throw error("\(what) expects a whole number, not '\(text)'") }
         guard range.contains(number) else {
             let bounds =
-                if range.upperBound == Int.max { "at least \(range.lowerBound)" }
-                else if range.lowerBound == Int.min { "at most \(range.upperBound)" }
-                else { "from \(range.lowerBound) to \(range.upperBound)" }
+                if range.upperBound == Int.max { "at least \(range.lowerBound)" } else if range.lowerBound == Int.min {
+                    "at most \(range.upperBound)"
+                } else { "from \(range.lowerBound) to \(range.upperBound)" }
             throw error("\(what) must be \(bounds), not \(number)")
         }
         return number

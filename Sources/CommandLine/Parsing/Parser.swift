@@ -97,7 +97,9 @@ private struct Scan {
             }
             if letter == "h" {
                 name = "help"
-            } else if let match = (tool.options(for: command) + tool.commands.flatMap(\.options)).first(where: { $0.short == letter }) {
+            } else if let match = (tool.options(for: command) + tool.commands.flatMap(\.options)).first(where: {
+                $0.short == letter
+            }) {
                 name = match.name
             } else {
                 throw error("unknown option '\(word)'")
@@ -132,7 +134,8 @@ private struct Scan {
     }
 
     func unknownCommand(_ word: String) -> UsageError {
-        let hint = Suggestion.closest(to: word, among: tool.commands.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
+        let hint =
+            Suggestion.closest(to: word, among: tool.commands.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
         return UsageError("unknown command '\(word)'\(hint)", helpCommand: tool.name)
     }
 

@@ -24,7 +24,9 @@ public struct APIKey: Middleware {
     }
 
     /// Adds the key, then passes the request on.
-    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws -> TransportResponse {
+    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws
+        -> TransportResponse
+    {
         var request = request
         switch placement {
         case .header(let name):
@@ -34,7 +36,8 @@ public struct APIKey: Middleware {
                 throw ErrandError.invalidURL("\(request.url.absoluteString) is not a valid URL.")
             }
             let pair = URLBuilder.encodeQuery([QueryItem(name, value)])
-            components.percentEncodedQuery = [components.percentEncodedQuery, pair].compactMap { $0 }.joined(separator: "&")
+            components.percentEncodedQuery = [components.percentEncodedQuery, pair].compactMap { $0 }.joined(
+                separator: "&")
             guard let url = components.url else {
                 throw ErrandError.invalidURL("\(request.url.absoluteString) is not a valid URL.")
             }

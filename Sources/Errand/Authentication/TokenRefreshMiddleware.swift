@@ -34,7 +34,9 @@ public final class TokenRefreshMiddleware: Middleware {
     ///   - headerName: the header that carries the token. Default `Authorization`.
     ///   - prefix: written before the token. Default `Bearer `.
     ///   - refresh: fetches a new token.
-    public init(token: String?, headerName: String = "Authorization", prefix: String = "Bearer ", refresh: @escaping Refresh) {
+    public init(
+        token: String?, headerName: String = "Authorization", prefix: String = "Bearer ", refresh: @escaping Refresh
+    ) {
         state = Mutex(State(token: token))
         self.refresh = refresh
         self.headerName = headerName
@@ -48,7 +50,9 @@ public final class TokenRefreshMiddleware: Middleware {
     public var refreshCount: Int { state.withLock { $0.refreshCount } }
 
     /// Sends the request with the current token; on 401, refreshes (once for all concurrent 401s) and sends it again.
-    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws -> TransportResponse {
+    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws
+        -> TransportResponse
+    {
         let used = token
         let response = try await next(authorized(request, with: used))
         guard response.status == 401 else { return response }

@@ -41,7 +41,11 @@ struct CacheControl: Sendable, Hashable {
     private mutating func apply(name: String, value: String?) {
         switch name {
         case "max-age":
-            if let seconds = Self.deltaSeconds(value) { maxAge = min(maxAge ?? .max, seconds) } else { hasInvalidMaxAge = true }
+            if let seconds = Self.deltaSeconds(value) {
+                maxAge = min(maxAge ?? .max, seconds)
+            } else {
+                hasInvalidMaxAge = true
+            }
         case "stale-if-error":
             staleIfError = Self.deltaSeconds(value)
         case "no-store": noStore = true
@@ -93,7 +97,8 @@ struct CacheControl: Sendable, Hashable {
     }
 
     private static func lowercased(_ bytes: ArraySlice<UInt8>) -> String {
-        String(decoding: bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+        String(
+            decoding: bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     /// A non-negative integer number of seconds; huge values saturate instead of failing (RFC 9111 §1.2.2).

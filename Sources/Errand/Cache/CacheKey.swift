@@ -16,14 +16,16 @@ enum CacheKey {
             bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
         else { return String(decoding: bytes, as: UTF8.self) }
         let authorityStart = colon + 3
-        let authorityEnd = bytes[authorityStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
+        let authorityEnd =
+            bytes[authorityStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
             ?? bytes.endIndex
         for index in 0..<authorityEnd where (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(bytes[index]) {
             bytes[index] += 32
         }
         let scheme = bytes[..<colon]
         let defaultPort: [UInt8] =
-            scheme.elementsEqual("https".utf8) ? Array(":443".utf8) : scheme.elementsEqual("http".utf8) ? Array(":80".utf8) : []
+            scheme.elementsEqual("https".utf8)
+            ? Array(":443".utf8) : scheme.elementsEqual("http".utf8) ? Array(":80".utf8) : []
         var pathStart = authorityEnd
         if !defaultPort.isEmpty, authorityEnd - authorityStart > defaultPort.count,
             bytes[(authorityEnd - defaultPort.count)..<authorityEnd].elementsEqual(defaultPort)

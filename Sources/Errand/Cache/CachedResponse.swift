@@ -122,7 +122,8 @@ struct CachedResponse: Sendable {
 
     /// Whether this entry answers a request with these headers (its `Vary` fields match).
     func matches(_ requestHeaders: HTTPHeaders) -> Bool {
-        varyNames.isEmpty ? variant.isEmpty : CacheKey.variant(names: varyNames, requestHeaders: requestHeaders) == variant
+        varyNames.isEmpty
+            ? variant.isEmpty : CacheKey.variant(names: varyNames, requestHeaders: requestHeaders) == variant
     }
 
     /// The entry after a 304: stored fields replaced by those the 304 carries (RFC 9111 §3.2), times reset.
@@ -143,6 +144,7 @@ struct CachedResponse: Sendable {
 
     /// The bytes this entry costs in memory and on disk, roughly.
     var cost: Int {
-        body.count + url.utf8.count + variant.utf8.count + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+        body.count + url.utf8.count + variant.utf8.count
+            + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
     }
 }

@@ -21,10 +21,14 @@ extension HTTPCache {
         switch lookup.policy {
         case .cacheOnly:
             guard let stored else { throw notCached(lookup, context: context) }
-            return answer(lookup, with: stored, status: stored.isFresh(at: now, fallbackLifetime: lookup.ttl) ? .hit : .stale, context: context)
+            return answer(
+                lookup, with: stored, status: stored.isFresh(at: now, fallbackLifetime: lookup.ttl) ? .hit : .stale,
+                context: context)
         case .returnCacheElseLoad:
             guard let stored else { return try await forward(lookup, stored: nil, next: next, context: context) }
-            return answer(lookup, with: stored, status: stored.isFresh(at: now, fallbackLifetime: lookup.ttl) ? .hit : .stale, context: context)
+            return answer(
+                lookup, with: stored, status: stored.isFresh(at: now, fallbackLifetime: lookup.ttl) ? .hit : .stale,
+                context: context)
         case .useProtocol, .reload:
             guard let stored else { return try await forward(lookup, stored: nil, next: next, context: context) }
             if !lookup.requestControl.noCache, lookup.requestControl.maxAge != 0,
@@ -88,7 +92,9 @@ extension HTTPCache {
         let conditional = stored?.hasValidator == true
         if let stored, conditional {
             if let etag = stored.headers["ETag"] { request.headers["If-None-Match"] = etag }
-            if let lastModified = stored.headers["Last-Modified"] { request.headers["If-Modified-Since"] = lastModified }
+            if let lastModified = stored.headers["Last-Modified"] {
+                request.headers["If-Modified-Since"] = lastModified
+            }
         }
         let requestTime = Date()
         let response: TransportResponse
@@ -103,7 +109,8 @@ extension HTTPCache {
         }
         let responseTime = Date()
         if let stored, conditional, response.status == 304 {
-            let refreshed = stored.refreshed(with: response.headers, requestTime: requestTime, responseTime: responseTime)
+            let refreshed = stored.refreshed(
+                with: response.headers, requestTime: requestTime, responseTime: responseTime)
             store.store(refreshed)
             var served = served(refreshed, for: lookup, status: .revalidated)
             served.metrics = response.metrics
@@ -127,7 +134,9 @@ extension HTTPCache {
             return
         }
         // A response reached through redirects belongs to another URL; keying it under this one would hide them.
-        guard CacheKey.primary(response.url) == lookup.key, response.status != 206, response.status != 304 else { return }
+        guard CacheKey.primary(response.url) == lookup.key, response.status != 206, response.status != 304 else {
+            return
+        }
         let varyNames = CacheKey.varyNames(response.headers)
         guard varyNames != ["*"] else { return }
         let entry = CachedResponse(
@@ -194,9 +203,11 @@ extension HTTPCache {
             if case .notCached(let url) = error { return .notCached(URL(string: redaction.redact(url)) ?? url) }
             return error
         }
-        context.report(ExchangeEvent(
-            method: request.method, url: redaction.redact(request.url), requestHeaders: redaction.redact(request.headers),
-            status: status, error: reported, duration: ContinuousClock.now - lookup.started, bytesReceived: 0,
-            bytesSent: 0, attempt: request.options.attempt, cacheStatus: cacheStatus, metrics: nil))
+        context.report(
+            ExchangeEvent(
+                method: request.method, url: redaction.redact(request.url),
+                requestHeaders: redaction.redact(request.headers),
+                status: status, error: reported, duration: ContinuousClock.now - lookup.started, bytesReceived: 0,
+                bytesSent: 0, attempt: request.options.attempt, cacheStatus: cacheStatus, metrics: nil))
     }
 }

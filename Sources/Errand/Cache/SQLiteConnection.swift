@@ -120,8 +120,11 @@ enum SQLiteValue {
             return sqlite3_bind_text(statement, index, value, -1, errand_sqlite_transient())
         case .blob(let value):
             return value.withUnsafeBytes { bytes -> Int32 in
-                guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_zeroblob(statement, index, 0) }
-                return sqlite3_bind_blob64(statement, index, base, sqlite3_uint64(bytes.count), errand_sqlite_transient())
+                guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                    return sqlite3_bind_zeroblob(statement, index, 0)
+                }
+                return sqlite3_bind_blob64(
+                    statement, index, base, sqlite3_uint64(bytes.count), errand_sqlite_transient())
             }
         }
     }

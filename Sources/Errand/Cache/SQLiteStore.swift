@@ -36,7 +36,7 @@ final class SQLiteStore: Sendable {
         var clock: Int64 = 0
         do {
             (connection, clock) = try Self.openRecreatingIfDamaged(path: path)
-        } catch where error.meansLocked {
+        } catch  where error.meansLocked {
             throw CacheStorageError(path: path, kind: .inUse, reason: error.description)
         } catch {
             throw CacheStorageError(path: path, kind: .unusable, reason: error.description)
@@ -65,11 +65,12 @@ final class SQLiteStore: Sendable {
                 ) { row throws(SQLiteError) in
                     state.clock += 1
                     state.touched[row.text(0)] = state.clock
-                    found.append(CachedResponse(
-                        url: url, variant: row.text(1), status: Int(row.integer(2)),
-                        headers: Self.decodeHeaders(row.blob(3)), body: row.blob(4),
-                        requestTime: Date(timeIntervalSince1970: row.real(5)),
-                        responseTime: Date(timeIntervalSince1970: row.real(6))))
+                    found.append(
+                        CachedResponse(
+                            url: url, variant: row.text(1), status: Int(row.integer(2)),
+                            headers: Self.decodeHeaders(row.blob(3)), body: row.blob(4),
+                            requestTime: Date(timeIntervalSince1970: row.real(5)),
+                            responseTime: Date(timeIntervalSince1970: row.real(6))))
                 }
             }
             if state.touched.count > 1_000 {
@@ -179,7 +180,7 @@ final class SQLiteStore: Sendable {
         guard let connection = state.connection else { return }
         do {
             try body(connection, &state)
-        } catch where error.meansDamagedFile {
+        } catch  where error.meansDamagedFile {
             state.connection = nil
             state.touched = [:]
             Self.removeFiles(at: fileURL.path)
@@ -193,7 +194,9 @@ final class SQLiteStore: Sendable {
         }
     }
 
-    private static func transaction(_ connection: SQLiteConnection, _ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
+    private static func transaction(_ connection: SQLiteConnection, _ body: () throws(SQLiteError) -> Void)
+        throws(SQLiteError)
+    {
         try connection.execute("BEGIN IMMEDIATE")
         do {
             try body()
@@ -218,7 +221,7 @@ final class SQLiteStore: Sendable {
     private static func openRecreatingIfDamaged(path: String) throws(SQLiteError) -> (SQLiteConnection, Int64) {
         do {
             return try open(path: path)
-        } catch where error.meansDamagedFile {
+        } catch  where error.meansDamagedFile {
             removeFiles(at: path)
             _ = try? prepareFile(at: URL(fileURLWithPath: path))
             return try open(path: path)
@@ -242,7 +245,8 @@ final class SQLiteStore: Sendable {
         var count: Int64 = 0
         var size: Int64 = 0
         var clock: Int64 = 0
-        try connection.query("SELECT count(*), coalesce(sum(size), 0), coalesce(max(accessed), 0) FROM entries") { row in
+        try connection.query("SELECT count(*), coalesce(sum(size), 0), coalesce(max(accessed), 0) FROM entries") {
+            row in
             count = row.integer(0)
             size = row.integer(1)
             clock = row.integer(2)
@@ -273,7 +277,8 @@ final class SQLiteStore: Sendable {
                 throw CacheStorageError(path: path, kind: .symbolicLink, reason: "it is a symbolic link")
             }
             throw CacheStorageError(
-                path: path, kind: .unusable, reason: "the file could not be created (\(String(cString: strerror(code))))")
+                path: path, kind: .unusable,
+                reason: "the file could not be created (\(String(cString: strerror(code))))")
         }
         fchmod(descriptor, 0o600)
         close(descriptor)
@@ -339,9 +344,13 @@ final class SQLiteStore: Sendable {
                     colon = index
                 case UInt8(ascii: "\n"):
                     if let colon {
-                        fields.append(.init(
-                            name: String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<colon]), as: UTF8.self),
-                            value: String(decoding: UnsafeBufferPointer(rebasing: bytes[(colon + 1)..<index]), as: UTF8.self)))
+                        fields.append(
+                            .init(
+                                name: String(
+                                    decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<colon]), as: UTF8.self),
+                                value: String(
+                                    decoding: UnsafeBufferPointer(rebasing: bytes[(colon + 1)..<index]), as: UTF8.self))
+                        )
                     }
                     lineStart = index + 1
                     colon = nil
@@ -386,7 +395,8 @@ public struct CacheStorageError: Error, Sendable, Hashable, CustomStringConverti
         switch kind {
         case .inUse: return "The cache at \(path) is in use by another process."
         case .symbolicLink: return "The cache at \(path) is a symbolic link, which is not followed."
-        case .unusable: return "The cache at \(path) could not be opened: \(reason)" + (reason.hasSuffix(".") ? "" : ".")
+        case .unusable:
+            return "The cache at \(path) could not be opened: \(reason)" + (reason.hasSuffix(".") ? "" : ".")
         }
     }
 }

@@ -53,15 +53,18 @@ public struct APIClient: Sendable {
     // MARK: Sending
 
     /// Sends a request and decodes the JSON body into `Value`.
-    public func send<Value: Decodable & Sendable>(_ request: Request<Value>) async throws(ErrandError) -> Response<Value> {
+    public func send<Value: Decodable & Sendable>(_ request: Request<Value>) async throws(ErrandError) -> Response<
+        Value
+    > {
         let decoder = configuration.decoder
         return try await exchange(request) { response throws(ErrandError) in
             do {
                 return try decoder.decode(Value.self, from: response.body)
             } catch {
-                throw .decoding(DecodingFailure(
-                    decoding: Value.self, error: error, body: response.body,
-                    contentType: response.headers["Content-Type"]))
+                throw .decoding(
+                    DecodingFailure(
+                        decoding: Value.self, error: error, body: response.body,
+                        contentType: response.headers["Content-Type"]))
             }
         }
     }
@@ -98,12 +101,15 @@ public struct APIClient: Sendable {
             guard request.acceptedStatusCodes.contains(response.status) else {
                 let excerpt = try? await Self.prefix(of: response.body, bytes: 1024)
                 throw statusError(
-                    TransportResponse(status: response.status, headers: response.headers, body: excerpt ?? Data(), url: response.url))
+                    TransportResponse(
+                        status: response.status, headers: response.headers, body: excerpt ?? Data(), url: response.url))
             }
             return response
         } catch {
             let failure = Self.redacted(ErrandError(error), configuration.redaction)
-            Self.report(configuration, built, status: nil, error: failure, started: started, metrics: nil, cacheStatus: .notUsed)
+            Self.report(
+                configuration, built, status: nil, error: failure, started: started, metrics: nil, cacheStatus: .notUsed
+            )
             throw failure
         }
     }
@@ -150,7 +156,8 @@ public struct APIClient: Sendable {
         try URLSecurity.check(checkedHeaders)
         return TransportRequest(
             method: request.method, url: url, headers: headers, body: body,
-            timeouts: Timeouts(connect: configuration.connectTimeout, total: request.timeout ?? configuration.timeout).clamped,
+            timeouts: Timeouts(connect: configuration.connectTimeout, total: request.timeout ?? configuration.timeout)
+                .clamped,
             maxResponseBodySize: configuration.maxResponseBodySize, redirects: redirects,
             options: request.options)
     }
@@ -168,7 +175,8 @@ public struct APIClient: Sendable {
                 throw .invalidURL("\(url.absoluteString) is not a valid URL.")
             }
             let extra = URLBuilder.encodeQuery(request.query)
-            components.percentEncodedQuery = [components.percentEncodedQuery, extra].compactMap { $0 }.joined(separator: "&")
+            components.percentEncodedQuery = [components.percentEncodedQuery, extra].compactMap { $0 }.joined(
+                separator: "&")
             guard let result = components.url else { throw .invalidURL("\(url.absoluteString) is not a valid URL.") }
             return result
         }
@@ -177,7 +185,8 @@ public struct APIClient: Sendable {
     // MARK: The exchange
 
     /// ``makeTransportRequest(_:)`` with secrets hidden in what it throws (a refused URL names the URL).
-    private func makeRedactedTransportRequest<Value>(_ request: Request<Value>) throws(ErrandError) -> TransportRequest {
+    private func makeRedactedTransportRequest<Value>(_ request: Request<Value>) throws(ErrandError) -> TransportRequest
+    {
         do {
             return try makeTransportRequest(request)
         } catch {
@@ -222,7 +231,8 @@ public struct APIClient: Sendable {
             do {
                 let response = try await transport.send(request)
                 report(
-                    configuration, request, status: response.status, error: nil, started: started, metrics: response.metrics,
+                    configuration, request, status: response.status, error: nil, started: started,
+                    metrics: response.metrics,
                     cacheStatus: request.reportedCacheStatus(for: response))
                 return response
             } catch {
@@ -235,14 +245,17 @@ public struct APIClient: Sendable {
     }
 
     private static func report(
-        _ configuration: ClientConfiguration, _ request: TransportRequest, status: Int?, error: ErrandError?, started: ContinuousClock.Instant,
+        _ configuration: ClientConfiguration, _ request: TransportRequest, status: Int?, error: ErrandError?,
+        started: ContinuousClock.Instant,
         metrics: TransferMetrics?, cacheStatus: CacheStatus
     ) {
         guard !configuration.observers.isEmpty else { return }
         let redaction = configuration.redaction
         let event = ExchangeEvent(
-            method: request.method, url: redaction.redact(request.url), requestHeaders: redaction.redact(request.headers),
-            status: status, error: error.map { redacted($0, configuration.redaction) }, duration: ContinuousClock.now - started,
+            method: request.method, url: redaction.redact(request.url),
+            requestHeaders: redaction.redact(request.headers),
+            status: status, error: error.map { redacted($0, configuration.redaction) },
+            duration: ContinuousClock.now - started,
             bytesReceived: metrics?.bytesReceived ?? 0, bytesSent: metrics?.bytesSent ?? 0,
             attempt: request.options.attempt, cacheStatus: cacheStatus, metrics: metrics)
         for observer in configuration.observers { observer.exchangeDidFinish(event) }

@@ -27,7 +27,9 @@ enum URLSecurity {
             if plainHTTP.permitsHTTP(to: url) { return }
             throw .insecureURL(url)
         default:
-            throw .invalidURL("Only https (and http to loopback) URLs can be requested, not \(url.scheme ?? "a URL without a scheme").")
+            throw .invalidURL(
+                "Only https (and http to loopback) URLs can be requested, not \(url.scheme ?? "a URL without a scheme")."
+            )
         }
     }
 
@@ -35,7 +37,8 @@ enum URLSecurity {
     static func check(_ headers: HTTPHeaders) throws(ErrandError) {
         for field in headers {
             guard !field.name.isEmpty, field.name.utf8.allSatisfy(isTokenByte) else {
-                throw .invalidRequest("the header name \"\(field.name.debugDescription.dropFirst().dropLast())\" is not allowed.")
+                throw .invalidRequest(
+                    "the header name \"\(field.name.debugDescription.dropFirst().dropLast())\" is not allowed.")
             }
             if field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
                 throw .invalidRequest("the value of header \(field.name) contains a line break.")

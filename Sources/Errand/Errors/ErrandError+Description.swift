@@ -43,7 +43,8 @@ extension ErrandError: LocalizedError, CustomStringConvertible, CustomDebugStrin
                 ? "The server sent a web page instead of the expected data."
                 : "The server's response was not in the expected format."
         case .bodyTooLarge(let limit):
-            return "The response was larger than the limit of \(ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .decimal))."
+            return
+                "The response was larger than the limit of \(ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .decimal))."
         case .notCached(let url):
             return "\(url.absoluteString) was not cached, and the request was limited to the cache (offline)."
         case .cancelled:

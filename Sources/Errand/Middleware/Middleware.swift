@@ -20,7 +20,8 @@ public protocol Middleware: Sendable {
     ///
     /// `next` may escape (coalescing runs it in a task of its own); implementations that only call it may take it
     /// non-escaping.
-    func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws -> TransportResponse
+    func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws
+        -> TransportResponse
 }
 
 /// What middleware may use besides the request: the client's observers and redaction rules.
@@ -47,12 +48,16 @@ public struct ClosureMiddleware: Middleware {
     private let body: @Sendable (TransportRequest, MiddlewareContext, Next) async throws -> TransportResponse
 
     /// Wraps a closure with the same shape as ``Middleware/intercept(_:context:next:)``.
-    public init(_ body: @escaping @Sendable (TransportRequest, MiddlewareContext, Next) async throws -> TransportResponse) {
+    public init(
+        _ body: @escaping @Sendable (TransportRequest, MiddlewareContext, Next) async throws -> TransportResponse
+    ) {
         self.body = body
     }
 
     /// Calls the closure.
-    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws -> TransportResponse {
+    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws
+        -> TransportResponse
+    {
         try await body(request, context, next)
     }
 }

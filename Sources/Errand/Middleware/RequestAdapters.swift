@@ -14,7 +14,9 @@ public struct RequestAdapter: Middleware {
     }
 
     /// Adapts the request, then passes it on.
-    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws -> TransportResponse {
+    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws
+        -> TransportResponse
+    {
         var request = request
         try await adapt(&request)
         return try await next(request)
@@ -38,7 +40,9 @@ public struct ResponseHook: Middleware {
     }
 
     /// Sends the request and hands the response to the hook.
-    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws -> TransportResponse {
+    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws
+        -> TransportResponse
+    {
         try await hook(request, try await next(request))
     }
 }

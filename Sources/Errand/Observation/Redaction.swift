@@ -17,7 +17,10 @@ public struct Redaction: Sendable, Hashable {
 
     /// Creates redaction rules; the always-secret headers are added to `headerNames`.
     public init(headerNames: Set<String> = [], queryNames: Set<String> = [], pathSegments: Set<String> = []) {
-        self.headerNames = Set((headerNames.union(["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"])).map { $0.lowercased() })
+        self.headerNames = Set(
+            (headerNames.union(["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"])).map {
+                $0.lowercased()
+            })
         self.queryNames = Set(queryNames.map { $0.lowercased() })
         self.pathSegments = pathSegments
     }
@@ -95,9 +98,10 @@ public struct Redaction: Sendable, Hashable {
 
     /// The headers with secret values masked.
     public func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
-        HTTPHeaders(headers.fields.map { field in
-            headerNames.contains(field.name.lowercased()) ? .init(name: field.name, value: Self.mask) : field
-        })
+        HTTPHeaders(
+            headers.fields.map { field in
+                headerNames.contains(field.name.lowercased()) ? .init(name: field.name, value: Self.mask) : field
+            })
     }
 
     /// Masks every secret in free text (an error message quoting a URL, say): each value of ``pathSegments``
@@ -123,7 +127,8 @@ public struct Redaction: Sendable, Hashable {
         var rest = Substring(text)
         while let equals = rest.firstIndex(of: "=") {
             let before = rest[..<equals]
-            let nameStart = before.lastIndex(where: { $0 == "?" || $0 == "&" || ends.contains($0) })
+            let nameStart =
+                before.lastIndex(where: { $0 == "?" || $0 == "&" || ends.contains($0) })
                 .map { before.index(after: $0) } ?? before.startIndex
             let name = String(before[nameStart...])
             let valueStart = rest.index(after: equals)

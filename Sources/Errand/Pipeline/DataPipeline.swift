@@ -47,7 +47,9 @@ public actor DataPipeline {
     }
 
     /// Creates a pipeline that also keeps blobs in a SQLite file (mode 0600); a damaged file is replaced.
-    public init(client: APIClient, fileURL: URL, configuration: Configuration = Configuration()) throws(CacheStorageError) {
+    public init(client: APIClient, fileURL: URL, configuration: Configuration = Configuration())
+        throws(CacheStorageError)
+    {
         self.client = client
         memory = MemoryCache(costLimit: configuration.memoryCostLimit)
         disk = try SQLiteStore(fileURL: fileURL, sizeLimit: configuration.diskSizeLimit)
@@ -182,9 +184,10 @@ public actor DataPipeline {
         memory.set(response.value, for: key, cost: response.value.count)
         var headers = HTTPHeaders()
         if let type = response.headers["Content-Type"] { headers["Content-Type"] = type }
-        disk?.store(CachedResponse(
-            url: key, variant: "", status: response.status, headers: headers, body: response.value,
-            requestTime: requestTime, responseTime: Date()))
+        disk?.store(
+            CachedResponse(
+                url: key, variant: "", status: response.status, headers: headers, body: response.value,
+                requestTime: requestTime, responseTime: Date()))
         return response.value
     }
 

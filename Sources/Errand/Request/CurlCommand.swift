@@ -23,8 +23,11 @@ extension APIClient {
     /// The request as a `curl` command line, built as ``send(_:)-(Request<Data>)`` would send it (the client's headers
     /// merged in), with the client's ``ClientConfiguration/redaction`` rules masking secrets unless `showingSecrets`
     /// is true. See ``TransportRequest/curlCommand(redaction:showingSecrets:)``.
-    public func curlCommand<Value>(for request: Request<Value>, showingSecrets: Bool = false) throws(ErrandError) -> String {
-        try makeTransportRequest(request).curlCommand(redaction: configuration.redaction, showingSecrets: showingSecrets)
+    public func curlCommand<Value>(for request: Request<Value>, showingSecrets: Bool = false) throws(ErrandError)
+        -> String
+    {
+        try makeTransportRequest(request).curlCommand(
+            redaction: configuration.redaction, showingSecrets: showingSecrets)
     }
 }
 
@@ -55,7 +58,8 @@ private struct CurlCommandBuilder {
         words.append(Self.quoted(url))
         let headers = redaction?.redact(request.headers) ?? request.headers
         for field in headers where !isSetByCurl(field.name) {
-            words.append("--header \(Self.quoted(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"))")
+            words.append(
+                "--header \(Self.quoted(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"))")
         }
         switch request.body {
         case .none:
@@ -117,9 +121,12 @@ private struct CurlCommandBuilder {
 
     /// A word in single quotes, unless it is made of characters no shell treats specially.
     static func quoted(_ word: String) -> String {
-        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_./:@%+,=".unicodeScalars.contains(scalar))
-        }
+        let plain =
+            !word.isEmpty
+            && word.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII
+                    && (CharacterSet.alphanumerics.contains(scalar) || "-_./:@%+,=".unicodeScalars.contains(scalar))
+            }
         if plain { return word }
         return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }

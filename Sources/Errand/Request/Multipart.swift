@@ -38,7 +38,8 @@ public struct MultipartPart: Sendable, Hashable {
     public static func file(
         name: String, url: URL, filename: String? = nil, contentType: String = "application/octet-stream"
     ) -> MultipartPart {
-        MultipartPart(name: name, filename: filename ?? url.lastPathComponent, contentType: contentType, content: .file(url))
+        MultipartPart(
+            name: name, filename: filename ?? url.lastPathComponent, contentType: contentType, content: .file(url))
     }
 
     /// Bytes in memory, sent as a file part when `filename` is given.
@@ -108,7 +109,9 @@ public struct MultipartBody: Sendable, Hashable {
             return "the multipart boundary \"\(boundary)\" is not 1–70 letters, digits or '()+_,-./:=?"
         }
         for part in parts {
-            if let contentType = part.contentType, contentType.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
+            if let contentType = part.contentType,
+                contentType.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
+            {
                 return "the Content-Type of the multipart part \"\(part.name)\" contains a line break."
             }
             if case .file(let url) = part.content, !url.isFileURL {
@@ -147,7 +150,8 @@ public struct MultipartBody: Sendable, Hashable {
 
     private static func isBoundaryCharacter(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
         default:
             return "'()+_,-./:=?".utf8.contains(byte)

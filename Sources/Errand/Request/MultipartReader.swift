@@ -58,7 +58,8 @@ final class MultipartReader {
             }
         }
         segments.append(.bytes(body.closing))
-        return MultipartReader(segments: segments.filter { if case .bytes(let data) = $0 { !data.isEmpty } else { true } })
+        return MultipartReader(
+            segments: segments.filter { if case .bytes(let data) = $0 { !data.isEmpty } else { true } })
     }
 
     private init(segments: [Segment]) {
@@ -91,7 +92,9 @@ final class MultipartReader {
                     data.copyBytes(to: rest.bindMemory(to: UInt8.self), from: start..<(start + count))
                     filled += count
                     bytesRead += count
-                    state = offset + count == data.count ? next(after: index) : .reading(index: index, offset: offset + count)
+                    state =
+                        offset + count == data.count
+                        ? next(after: index) : .reading(index: index, offset: offset + count)
                 case .file(let file):
                     do {
                         let count = try file.read(into: rest)
@@ -122,7 +125,9 @@ final class MultipartReader {
 // The system calls, named apart from the reader's own methods.
 // Without blocking: opening a pipe nobody writes to would wait (it is refused once open); regular files read as usual.
 private func openForReading(_ path: String) -> Int32 { open(path, O_RDONLY | O_NONBLOCK) }
-private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(descriptor, buffer, count) }
+private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
 
 /// One part's file, open for reading: its measured size, the bytes read, and the last bytes kept to find a boundary
 /// that straddles two reads.
@@ -147,7 +152,8 @@ private final class FileSource {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             close(descriptor)
-            throw .invalidRequest("the multipart file \(url.path) cannot be measured (\(String(cString: strerror(errno)))).")
+            throw .invalidRequest(
+                "the multipart file \(url.path) cannot be measured (\(String(cString: strerror(errno)))).")
         }
         switch status.st_mode & S_IFMT {
         case S_IFREG:
@@ -182,7 +188,8 @@ private final class FileSource {
         }
         if count == 0 {
             throw .invalidRequest(
-                "the multipart file \(path) changed size during the upload: it ended after \(offset) of its \(size) bytes.")
+                "the multipart file \(path) changed size during the upload: it ended after \(offset) of its \(size) bytes."
+            )
         }
         try scan(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         offset += count
@@ -196,7 +203,8 @@ private final class FileSource {
         repeat { count = readBytes(descriptor, &byte, 1) } while count < 0 && errno == EINTR
         guard count == 0 else {
             throw .invalidRequest(
-                "the multipart file \(path) changed size during the upload: it grew past the \(size) bytes measured when the upload started.")
+                "the multipart file \(path) changed size during the upload: it grew past the \(size) bytes measured when the upload started."
+            )
         }
     }
 
@@ -215,7 +223,8 @@ private final class FileSource {
     private static func contains<Bytes: ContiguousBytes>(_ needle: [UInt8], in haystack: Bytes) -> Bool {
         haystack.withUnsafeBytes { hay in
             needle.withUnsafeBytes { pin in
-                guard hay.count >= pin.count, !pin.isEmpty, let hayBase = hay.baseAddress, let pinBase = pin.baseAddress else {
+                guard hay.count >= pin.count, !pin.isEmpty, let hayBase = hay.baseAddress, let pinBase = pin.baseAddress
+                else {
                     return false
                 }
                 // memchr finds each candidate first byte at memory speed; memcmp checks the rest.

@@ -45,7 +45,8 @@ public struct Request<Response>: Sendable {
         method: HTTPMethod = .get, segments: [String], query: [QueryItem] = [], headers: HTTPHeaders = [:],
         body: RequestBody? = nil, timeout: Duration? = nil
     ) {
-        self.init(method: method, target: .segments(segments), query: query, headers: headers, body: body, timeout: timeout)
+        self.init(
+            method: method, target: .segments(segments), query: query, headers: headers, body: body, timeout: timeout)
     }
 
     /// Creates a request to an absolute URL (an image link a response handed out, say).
@@ -100,4 +101,3 @@ public enum RequestTarget: Sendable, Hashable {
     /// An absolute URL, used as is (its own query is kept; ``Request/query`` is appended).
     case url(URL)
 }
-

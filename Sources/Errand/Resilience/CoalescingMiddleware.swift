@@ -43,7 +43,9 @@ public final class CoalescingMiddleware: Middleware {
     public var transfersInFlight: Int { state.withLock { $0.flights.count } }
 
     /// Joins an identical transfer in flight, or starts one.
-    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws -> TransportResponse {
+    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws
+        -> TransportResponse
+    {
         guard request.method == .get || request.method == .head, request.body == .none, request.options.allowsCoalescing
         else { return try await next(request) }
         let key = Key(method: request.method, url: request.url, headers: request.headers)
@@ -57,7 +59,9 @@ public final class CoalescingMiddleware: Middleware {
         }
     }
 
-    private func join(_ key: Key, caller: UInt64, continuation: Continuation, request: TransportRequest, next: @escaping Next) {
+    private func join(
+        _ key: Key, caller: UInt64, continuation: Continuation, request: TransportRequest, next: @escaping Next
+    ) {
         state.withLock { state in
             // Checked under the lock `leave` also takes: either `leave` finds this caller, or this sees the cancellation.
             if Task.isCancelled {

@@ -17,7 +17,9 @@ public struct ConcurrencyLimitMiddleware: Middleware {
     }
 
     /// Waits for a slot, sends the request, and frees the slot.
-    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws -> TransportResponse {
+    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws
+        -> TransportResponse
+    {
         try await limiter.acquire()
         defer { limiter.release() }
         return try await next(request)

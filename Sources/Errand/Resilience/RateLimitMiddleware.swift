@@ -27,7 +27,9 @@ public struct RateLimitMiddleware: Middleware {
     }
 
     /// Waits for a turn, sends the request, and reports a 429 to the limiter.
-    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws -> TransportResponse {
+    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws
+        -> TransportResponse
+    {
         let limiter: RateLimiter
         switch scope {
         case .shared(let shared): limiter = shared

@@ -78,7 +78,8 @@ public final class RateLimiter: Sendable {
     ///   - window: how long a window is; positive and at most a day (otherwise ``acquire()`` throws).
     ///   - burst: the bucket's size, at least 1; the window caps it at `limit` in effect.
     ///   - recoveryInterval: how long the rate takes to double back after a 429. Default 5 seconds.
-    public convenience init(limit: Int, per window: Duration, burst: Int = 1, recoveryInterval: Duration = .seconds(5)) {
+    public convenience init(limit: Int, per window: Duration, burst: Int = 1, recoveryInterval: Duration = .seconds(5))
+    {
         let strict = RateWindow(limit: limit, duration: window)
         let rate = strict.problem == nil ? Double(limit) / window.seconds : 0
         self.init(rate: rate, burst: burst, window: strict, recoveryInterval: recoveryInterval)
@@ -118,7 +119,8 @@ public final class RateLimiter: Sendable {
         if let problem = strictWindow?.problem { throw .invalidRequest(problem) }
         guard Self.supportedRates.contains(rate) else {
             throw .invalidRequest(
-                "a rate limiter's rate must be a number of requests per second from one a day (1/86400) to a billion, not \(rate).")
+                "a rate limiter's rate must be a number of requests per second from one a day (1/86400) to a billion, not \(rate)."
+            )
         }
         let now = clock.now
         let ticket: UInt64? = state.withLock { state in

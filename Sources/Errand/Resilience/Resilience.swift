@@ -28,8 +28,10 @@ public enum Resilience {
         var chain: [any Middleware] = []
         if coalesces { chain.append(CoalescingMiddleware()) }
         if retry != nil || rateLimiter != nil || maxConcurrent != nil {
-            chain.append(FusedResilience(
-                retry: retry, rateLimiter: rateLimiter, concurrencyLimiter: maxConcurrent.map(ConcurrencyLimiter.init)))
+            chain.append(
+                FusedResilience(
+                    retry: retry, rateLimiter: rateLimiter,
+                    concurrencyLimiter: maxConcurrent.map(ConcurrencyLimiter.init)))
         }
         return chain
     }
@@ -41,7 +43,9 @@ struct FusedResilience: Middleware {
     let rateLimiter: RateLimiter?
     let concurrencyLimiter: ConcurrencyLimiter?
 
-    func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws -> TransportResponse {
+    func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws
+        -> TransportResponse
+    {
         guard let retry = request.options.retryPolicy ?? retry else { return try await attempt(request, next) }
         return try await RetryMiddleware.send(request, policy: retry) { try await attempt($0, next) }
     }
@@ -49,7 +53,9 @@ struct FusedResilience: Middleware {
     /// One attempt: a turn from the rate limiter, then a slot from the concurrency limiter.
     private func attempt(_ request: TransportRequest, _ next: Next) async throws -> TransportResponse {
         guard let rateLimiter else { return try await limitedConcurrency(request, next) }
-        return try await RateLimitMiddleware.send(request, limiter: rateLimiter) { try await limitedConcurrency($0, next) }
+        return try await RateLimitMiddleware.send(request, limiter: rateLimiter) {
+            try await limitedConcurrency($0, next)
+        }
     }
 
     private func limitedConcurrency(_ request: TransportRequest, _ next: Next) async throws -> TransportResponse {

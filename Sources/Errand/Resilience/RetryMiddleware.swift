@@ -17,7 +17,9 @@ public struct RetryMiddleware: Middleware {
     }
 
     /// Sends the request, and again while the policy allows.
-    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws -> TransportResponse {
+    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws
+        -> TransportResponse
+    {
         try await Self.send(request, policy: request.options.retryPolicy ?? policy, through: next)
     }
 
@@ -62,7 +64,9 @@ public struct RetryMiddleware: Middleware {
     }
 
     /// Whether a wait still leaves time for another attempt before the deadline.
-    private static func fits(_ wait: Duration, before deadline: ContinuousClock.Instant?, clock: ContinuousClock) -> Bool {
+    private static func fits(_ wait: Duration, before deadline: ContinuousClock.Instant?, clock: ContinuousClock)
+        -> Bool
+    {
         guard let deadline else { return true }
         return clock.now + wait < deadline
     }

@@ -28,7 +28,9 @@ enum HTTPDate {
     /// The common case, IMF-fixdate, read at fixed offsets: `Sun, 06 Nov 1994 08:49:37 GMT`.
     private static func parseFixdate(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
-        guard bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[26...28].elementsEqual("GMT".utf8) else { return nil }
+        guard bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[26...28].elementsEqual("GMT".utf8) else {
+            return nil
+        }
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
             for byte in bytes[range] {
@@ -53,7 +55,8 @@ enum HTTPDate {
     }
 
     private static func make(year: Int, month: String, day: Int, hour: Int, minute: Int, second: Int) -> Date? {
-        guard let monthIndex = months.firstIndex(of: month.lowercased()), (1...31).contains(day), (1...9999).contains(year),
+        guard let monthIndex = months.firstIndex(of: month.lowercased()), (1...31).contains(day),
+            (1...9999).contains(year),
             (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         let days = daysSinceEpoch(year: year, month: monthIndex + 1, day: day)

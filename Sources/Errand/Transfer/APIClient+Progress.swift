@@ -20,17 +20,23 @@ extension APIClient {
     }
 
     /// Sends a request, reporting its progress to `progress`, and returns the raw body.
-    public func send(_ request: Request<Data>, progress: TransferProgressStream) async throws(ErrandError) -> Response<Data> {
+    public func send(_ request: Request<Data>, progress: TransferProgressStream) async throws(ErrandError) -> Response<
+        Data
+    > {
         try await withProgress(request, progress) { request throws(ErrandError) in try await send(request) }
     }
 
     /// Sends a request, reporting its progress to `progress`, and returns the body as text.
-    public func send(_ request: Request<String>, progress: TransferProgressStream) async throws(ErrandError) -> Response<String> {
+    public func send(_ request: Request<String>, progress: TransferProgressStream) async throws(ErrandError)
+        -> Response<String>
+    {
         try await withProgress(request, progress) { request throws(ErrandError) in try await send(request) }
     }
 
     /// Sends a request, reporting its progress to `progress`, and ignores the body.
-    public func send(_ request: Request<Void>, progress: TransferProgressStream) async throws(ErrandError) -> Response<Void> {
+    public func send(_ request: Request<Void>, progress: TransferProgressStream) async throws(ErrandError) -> Response<
+        Void
+    > {
         try await withProgress(request, progress) { request throws(ErrandError) in try await send(request) }
     }
 
@@ -42,8 +48,9 @@ extension APIClient {
         watched.options.progress = progress
         do {
             let response = try await send(watched)
-            progress.finish(completing: TransferProgress(
-                bytesSent: Int64(response.metrics.bytesSent), bytesReceived: Int64(response.data.count)))
+            progress.finish(
+                completing: TransferProgress(
+                    bytesSent: Int64(response.metrics.bytesSent), bytesReceived: Int64(response.data.count)))
             return response
         } catch {
             progress.finish()

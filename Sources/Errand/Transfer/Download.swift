@@ -45,7 +45,8 @@ extension APIClient {
         defer { file.closeFile() }
         var base = try makeTransportRequest(request)
         base.maxResponseBodySize = .max
-        base.timeouts = Timeouts(connect: base.timeouts.connect, idle: configuration.timeout, total: request.timeout).clamped
+        base.timeouts =
+            Timeouts(connect: base.timeouts.connect, idle: configuration.timeout, total: request.timeout).clamped
         // The bytes of the file as they are, and whatever type it has: not the client's default JSON Accept.
         if !request.headers.contains("Accept-Encoding") { base.headers["Accept-Encoding"] = "identity" }
         if !request.headers.contains("Accept") { base.headers["Accept"] = "*/*" }
@@ -59,7 +60,8 @@ extension APIClient {
         while true {
             switch action {
             case .none:
-                throw ErrandError.transport(TransportFailure(kind: .other, url: base.url, underlying: "the download stopped"))
+                throw ErrandError.transport(
+                    TransportFailure(kind: .other, url: base.url, underlying: "the download stopped"))
             case .restart:
                 file.discard()
                 action = .request(range: nil, ifRange: nil)
@@ -81,7 +83,8 @@ extension APIClient {
                     accepts: request.acceptedStatusCodes.contains(response.status))
                 switch next {
                 case .write(let offset):
-                    try await receive(response, into: file, at: offset, url: attempt.url, machine: &machine, reporter: reporter)
+                    try await receive(
+                        response, into: file, at: offset, url: attempt.url, machine: &machine, reporter: reporter)
                     let bytes = machine.bytesWritten
                     action = machine.bodyEnded()
                     if case .commit = action {
@@ -118,7 +121,8 @@ extension APIClient {
     ) async throws(ErrandError) {
         let validator = DownloadStateMachine.Validator.of(
             etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"])
-        try file.saveRecord(DownloadFile.Record(validator: validator, length: machine.expectedLength, url: url.absoluteString))
+        try file.saveRecord(
+            DownloadFile.Record(validator: validator, length: machine.expectedLength, url: url.absoluteString))
         try file.open(at: offset)
         reporter.report(received: offset, total: machine.expectedLength)
         do {
@@ -156,9 +160,11 @@ extension APIClient {
                 if excerpt.count >= 1024 { break }
             }
         } catch {}
-        return .unacceptableStatus(StatusFailure(
-            status: response.status, headers: configuration.redaction.redact(response.headers), body: excerpt.prefix(1024),
-            url: URL(string: configuration.redaction.redact(response.url))))
+        return .unacceptableStatus(
+            StatusFailure(
+                status: response.status, headers: configuration.redaction.redact(response.headers),
+                body: excerpt.prefix(1024),
+                url: URL(string: configuration.redaction.redact(response.url))))
     }
 
     private func error(for failure: DownloadStateMachine.Failure, url: URL) -> ErrandError {
@@ -167,12 +173,15 @@ extension APIClient {
         case .status(let status):
             return .unacceptableStatus(StatusFailure(status: status, headers: [:], body: Data(), url: shown))
         case .length(let received, let expected):
-            return .transport(TransportFailure(
-                kind: received < expected ? .connectionLost : .badResponse, url: shown,
-                underlying: "the download ended after \(received) of \(expected) bytes"))
+            return .transport(
+                TransportFailure(
+                    kind: received < expected ? .connectionLost : .badResponse, url: shown,
+                    underlying: "the download ended after \(received) of \(expected) bytes"))
         case .badRange(let range):
-            return .transport(TransportFailure(
-                kind: .badResponse, url: shown, underlying: "the server sent the range \(range ?? "none"), not the one asked for"))
+            return .transport(
+                TransportFailure(
+                    kind: .badResponse, url: shown,
+                    underlying: "the server sent the range \(range ?? "none"), not the one asked for"))
         case .other(let reason):
             return .transport(TransportFailure(kind: .other, url: shown, underlying: reason))
         }

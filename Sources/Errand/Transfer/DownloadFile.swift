@@ -6,7 +6,9 @@ import Darwin
 #endif
 
 // The C functions by other names: inside ``DownloadFile`` its own `open` and `write` would hide them.
-private func systemOpen(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t = 0) -> Int32 { open(path, flags, mode) }
+private func systemOpen(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+    open(path, flags, mode)
+}
 private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
 
 /// The files of a download beside its destination: the partial file the body is written into and a small record of
@@ -94,7 +96,9 @@ final class DownloadFile {
     /// flushed too, so the rename survives a crash.
     func commit() throws(ErrandError) {
         if descriptor < 0 {
-            let fd = partial.withUnsafeFileSystemRepresentation { path in path.map { systemOpen($0, O_WRONLY | O_NOFOLLOW | O_CLOEXEC) } ?? -1 }
+            let fd = partial.withUnsafeFileSystemRepresentation { path in
+                path.map { systemOpen($0, O_WRONLY | O_NOFOLLOW | O_CLOEXEC) } ?? -1
+            }
             guard fd >= 0 else { throw Self.failure("cannot open \(partial.path): \(Self.errnoText())") }
             descriptor = fd
         }

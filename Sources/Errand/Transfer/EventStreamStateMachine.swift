@@ -151,8 +151,10 @@ struct EventStreamStateMachine: Sendable {
             return .wait(delay(serverRetry: serverRetry))
         }
         return backOff(
-            after: failure ?? .transport(TransportFailure(
-                kind: .connectionLost, underlying: "the event stream ended before sending an event")),
+            after: failure
+                ?? .transport(
+                    TransportFailure(
+                        kind: .connectionLost, underlying: "the event stream ended before sending an event")),
             serverRetry: serverRetry)
     }
 

@@ -105,10 +105,13 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                 return .fail(.failure(.unacceptableStatus(failure)))
             case .fail(.contentType(let type)):
                 let excerpt = (try? await Self.prefix(of: response.body, bytes: 1024)) ?? Data()
-                return .fail(.failure(.decoding(DecodingFailure(
-                    targetType: "ServerSentEvent", codingPath: "",
-                    reason: "expected Content-Type text/event-stream, got \(type ?? "none")", body: excerpt,
-                    contentType: type))))
+                return .fail(
+                    .failure(
+                        .decoding(
+                            DecodingFailure(
+                                targetType: "ServerSentEvent", codingPath: "",
+                                reason: "expected Content-Type text/event-stream, got \(type ?? "none")", body: excerpt,
+                                contentType: type))))
             default:
                 break
             }
@@ -167,11 +170,14 @@ extension EventStreamStateMachine.Rejection {
     var failure: ErrandError {
         switch self {
         case .failure(let error): error
-        case .status(let status): .unacceptableStatus(StatusFailure(status: status, headers: [:], body: Data(), url: nil))
+        case .status(let status):
+            .unacceptableStatus(StatusFailure(status: status, headers: [:], body: Data(), url: nil))
         case .contentType(let type):
-            .decoding(DecodingFailure(
-                targetType: "ServerSentEvent", codingPath: "",
-                reason: "expected Content-Type text/event-stream, got \(type ?? "none")", body: Data(), contentType: type))
+            .decoding(
+                DecodingFailure(
+                    targetType: "ServerSentEvent", codingPath: "",
+                    reason: "expected Content-Type text/event-stream, got \(type ?? "none")", body: Data(),
+                    contentType: type))
         }
     }
 }

@@ -17,7 +17,10 @@ public struct TransferProgress: Sendable, Hashable {
     public var totalBytesToReceive: Int64?
 
     /// Creates a progress value.
-    public init(bytesSent: Int64 = 0, totalBytesToSend: Int64? = nil, bytesReceived: Int64 = 0, totalBytesToReceive: Int64? = nil) {
+    public init(
+        bytesSent: Int64 = 0, totalBytesToSend: Int64? = nil, bytesReceived: Int64 = 0,
+        totalBytesToReceive: Int64? = nil
+    ) {
         self.bytesSent = bytesSent
         self.totalBytesToSend = totalBytesToSend
         self.bytesReceived = bytesReceived
@@ -28,7 +31,9 @@ public struct TransferProgress: Sendable, Hashable {
     /// total is unknown.
     public var fractionCompleted: Double? {
         if let total = totalBytesToReceive, total > 0 { return min(1, Double(bytesReceived) / Double(total)) }
-        if bytesReceived == 0, let total = totalBytesToSend, total > 0 { return min(1, Double(bytesSent) / Double(total)) }
+        if bytesReceived == 0, let total = totalBytesToSend, total > 0 {
+            return min(1, Double(bytesSent) / Double(total))
+        }
         return nil
     }
 

@@ -64,5 +64,9 @@ final class ChunkOnce: Sendable {
 
     init(_ data: Data) { value = Mutex(data.isEmpty ? nil : data) }
 
-    func take() -> Data? { value.withLock { value in defer { value = nil }; return value } }
+    func take() -> Data? {
+        value.withLock { value in
+            defer { value = nil }; return value
+        }
+    }
 }

@@ -130,7 +130,8 @@ public struct RedirectPolicy: Sendable, Hashable {
         let to = target.scheme?.lowercased()
         if to == "https" { return nil }
         if to == "http", from == "http", plainHTTP.permitsHTTP(to: target) { return nil }
-        let reason = to == "http" && from == "http"
+        let reason =
+            to == "http" && from == "http"
             ? "refused a plain http redirect to \(target.host ?? "?"), which this client may not reach without encryption"
             : "refused redirect from \(from ?? "?") to \(to ?? "?")"
         return TransportFailure(kind: .insecureRedirect, url: current, underlying: reason)

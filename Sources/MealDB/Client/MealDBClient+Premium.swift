@@ -55,7 +55,8 @@ extension MealDBClient {
     private func requirePremiumKey(for what: String) throws(ErrandError) {
         guard hasPremiumKey else {
             throw .invalidRequest(
-                "TheMealDB serves \(what) only with a supporter's API key (the v2 API), not the public test key \"\(Self.testAPIKey)\".")
+                "TheMealDB serves \(what) only with a supporter's API key (the v2 API), not the public test key \"\(Self.testAPIKey)\"."
+            )
         }
     }
 }

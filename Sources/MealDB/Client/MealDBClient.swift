@@ -117,9 +117,10 @@ public struct MealDBClient: Sendable {
     public func randomMeal() async throws(ErrandError) -> Meal {
         let response: Response<APIList<Meal>> = try await send("random.php", [])
         guard let meal = response.value.items.first else {
-            throw .decoding(DecodingFailure(
-                targetType: "Meal", codingPath: "meals", reason: "random.php answered without a meal.",
-                body: response.data, contentType: response.headers["Content-Type"]))
+            throw .decoding(
+                DecodingFailure(
+                    targetType: "Meal", codingPath: "meals", reason: "random.php answered without a meal.",
+                    body: response.data, contentType: response.headers["Content-Type"]))
         }
         return meal
     }
@@ -180,8 +181,9 @@ public struct MealDBClient: Sendable {
     /// `api/json/v1/1` for the test key, `api/json/v2/{key}` otherwise.
     private static func path(forKey apiKey: String) -> Result<[String], ErrandError> {
         guard !apiKey.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            return .failure(.invalidRequest(
-                "the TheMealDB API key is empty; use \"\(testAPIKey)\" for the public test API."))
+            return .failure(
+                .invalidRequest(
+                    "the TheMealDB API key is empty; use \"\(testAPIKey)\" for the public test API."))
         }
         return .success(apiKey == testAPIKey ? ["api", "json", "v1", apiKey] : ["api", "json", "v2", apiKey])
     }

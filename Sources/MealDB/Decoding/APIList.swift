@@ -15,8 +15,11 @@ struct APIList<Item: APIRepresentable>: Decodable, Sendable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: FieldKey.self)
         guard let key = [FieldKey("meals"), FieldKey("categories")].first(where: container.contains) else {
-            throw DecodingError.keyNotFound(FieldKey("meals"), DecodingError.Context(
-                codingPath: decoder.codingPath, debugDescription: "The body has neither \"meals\" nor \"categories\"."))
+            throw DecodingError.keyNotFound(
+                FieldKey("meals"),
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "The body has neither \"meals\" nor \"categories\"."))
         }
         if try container.decodeNil(forKey: key) {
             items = []

@@ -20,9 +20,11 @@ struct APIRecord: Decodable, Sendable {
             } catch {
                 // Broken bytes, such as invalid UTF-8 inside the string (the parser's own error, not a DecodingError):
                 // the answer cannot be read, which is not the same as a field that is absent.
-                throw DecodingError.dataCorrupted(DecodingError.Context(
-                    codingPath: container.codingPath + [key], debugDescription: "\(key.stringValue) is not readable text",
-                    underlyingError: error))
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: container.codingPath + [key],
+                        debugDescription: "\(key.stringValue) is not readable text",
+                        underlyingError: error))
             }
             if let number = try? container.decode(Int.self, forKey: key) {
                 fields[key.stringValue] = String(number)
@@ -40,8 +42,10 @@ struct APIRecord: Decodable, Sendable {
     /// A field that must be there with some text: ids and names.
     func required(_ name: String) throws -> String {
         guard let value = text(name) else {
-            throw DecodingError.keyNotFound(FieldKey(name), DecodingError.Context(
-                codingPath: codingPath, debugDescription: "\(name) is missing, null or empty."))
+            throw DecodingError.keyNotFound(
+                FieldKey(name),
+                DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "\(name) is missing, null or empty."))
         }
         return value
     }

@@ -104,7 +104,9 @@ extension Meal: APIRepresentable {
             youtube: RawText.webURL(record.fields["strYoutube"]),
             source: RawText.webURL(record.fields["strSource"]),
             ingredients: Self.ingredientSlots.compactMap { slot in
-                record.text("strIngredient\(slot)").map { MealIngredient(name: $0, measure: record.text("strMeasure\(slot)")) }
+                record.text("strIngredient\(slot)").map {
+                    MealIngredient(name: $0, measure: record.text("strMeasure\(slot)"))
+                }
             })
     }
 }

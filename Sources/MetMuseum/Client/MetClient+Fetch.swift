@@ -33,7 +33,9 @@ extension MetClient {
     ///   - limit: the most objects to fetch. Default 30.
     ///   - rate: as for ``objects(ids:rate:concurrency:)``.
     ///   - concurrency: as for ``objects(ids:rate:concurrency:)``.
-    public func searchObjects(_ query: SearchQuery, limit: Int = 30, rate: Double? = nil, concurrency: Int = 8) -> ObjectFetch {
+    public func searchObjects(_ query: SearchQuery, limit: Int = 30, rate: Double? = nil, concurrency: Int = 8)
+        -> ObjectFetch
+    {
         let client = self
         return ObjectFetch(
             plan: { () throws(MetError) in

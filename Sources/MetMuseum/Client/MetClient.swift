@@ -50,9 +50,10 @@ public struct MetClient: Sendable {
     ) {
         let chain = Resilience.middleware(retry: retry, rateLimiter: rateLimiter) + middleware
         self.init(
-            client: APIClient(configuration: ClientConfiguration(
-                baseURL: baseURL, headers: headers, transport: transport, middleware: chain,
-                maxResponseBodySize: Self.maxResponseBodySize)),
+            client: APIClient(
+                configuration: ClientConfiguration(
+                    baseURL: baseURL, headers: headers, transport: transport, middleware: chain,
+                    maxResponseBodySize: Self.maxResponseBodySize)),
             rateLimiter: rateLimiter, budgetsEveryRequest: true)
     }
 
@@ -117,7 +118,9 @@ public struct MetClient: Sendable {
     }
 
     /// Sends a request and reads failures in the Met's terms.
-    func send<Value: Decodable & Sendable>(_ request: Request<Value>, objectID: Int? = nil) async throws(MetError) -> Value {
+    func send<Value: Decodable & Sendable>(_ request: Request<Value>, objectID: Int? = nil) async throws(MetError)
+        -> Value
+    {
         do {
             return try await client.send(request).value
         } catch {

@@ -96,7 +96,8 @@ extension MetError {
         case .blocked(let failure):
             self = .blocked(failure)
         case .unacceptableStatus(let failure):
-            let message = (try? JSONDecoder().decode(ServiceMessage.self, from: Data(failure.bodyExcerpt.utf8)))?.message
+            let message = (try? JSONDecoder().decode(ServiceMessage.self, from: Data(failure.bodyExcerpt.utf8)))?
+                .message
             if let message, message.caseInsensitiveCompare(Self.notValidObjectMessage) == .orderedSame {
                 self = .notAvailable(objectID: objectID, message: message)
             } else if failure.status == 404 {

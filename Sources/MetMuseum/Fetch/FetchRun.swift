@@ -45,9 +45,11 @@ struct FetchRun: Sendable {
         } else if Task.isCancelled || final.progress.completed < ids.count {
             continuation.finish(throwing: MetError.request(.cancelled))
         } else {
-            continuation.yield(.finished(FetchedObjects(
-                objects: final.objects.compactMap { $0 }, skipped: final.skipped.sorted { $0.index < $1.index },
-                matches: matches)))
+            continuation.yield(
+                .finished(
+                    FetchedObjects(
+                        objects: final.objects.compactMap { $0 }, skipped: final.skipped.sorted { $0.index < $1.index },
+                        matches: matches)))
             continuation.finish()
         }
     }

@@ -8,7 +8,8 @@ extension MetObject: Codable {
         let fields = try decoder.container(keyedBy: FieldKey.self)
         guard let id = try fields.number("objectID") else {
             throw DecodingError.keyNotFound(
-                FieldKey("objectID"), .init(codingPath: decoder.codingPath, debugDescription: "An object needs an objectID."))
+                FieldKey("objectID"),
+                .init(codingPath: decoder.codingPath, debugDescription: "An object needs an objectID."))
         }
         self.init(id: id)
         isHighlight = try fields.flag("isHighlight")
@@ -17,7 +18,9 @@ extension MetObject: Codable {
         accessionYear = try fields.text("accessionYear")
         primaryImage = try fields.link("primaryImage")
         primaryImageSmall = try fields.link("primaryImageSmall")
-        additionalImages = try fields.list(String.self, "additionalImages").compactMap { $0.isEmpty ? nil : URL(string: $0) }
+        additionalImages = try fields.list(String.self, "additionalImages").compactMap {
+            $0.isEmpty ? nil : URL(string: $0)
+        }
         title = try fields.text("title")
         objectName = try fields.text("objectName")
         department = try fields.text("department")

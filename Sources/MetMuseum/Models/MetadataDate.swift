@@ -30,7 +30,8 @@ enum MetadataDate {
         guard time.count == 3 else { return nil }
         var fraction = 0.0
         if secondsParts.count == 2 {
-            guard !secondsParts[1].isEmpty, secondsParts[1].allSatisfy(\.isASCII), let value = Double("0." + secondsParts[1])
+            guard !secondsParts[1].isEmpty, secondsParts[1].allSatisfy(\.isASCII),
+                let value = Double("0." + secondsParts[1])
             else { return nil }
             fraction = value
         }

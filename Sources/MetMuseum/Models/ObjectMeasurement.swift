@@ -10,7 +10,9 @@ public struct ObjectMeasurement: Codable, Sendable, Hashable {
     public var elementMeasurements: [String: Double]
 
     /// Creates a measurement.
-    public init(elementName: String? = nil, elementDescription: String? = nil, elementMeasurements: [String: Double] = [:]) {
+    public init(
+        elementName: String? = nil, elementDescription: String? = nil, elementMeasurements: [String: Double] = [:]
+    ) {
         self.elementName = elementName
         self.elementDescription = elementDescription
         self.elementMeasurements = elementMeasurements
@@ -21,7 +23,8 @@ public struct ObjectMeasurement: Codable, Sendable, Hashable {
         let fields = try decoder.container(keyedBy: FieldKey.self)
         elementName = try fields.text("elementName")
         elementDescription = try fields.text("elementDescription")
-        elementMeasurements = try fields.decodeIfPresent([String: Double].self, forKey: FieldKey("elementMeasurements")) ?? [:]
+        elementMeasurements =
+            try fields.decodeIfPresent([String: Double].self, forKey: FieldKey("elementMeasurements")) ?? [:]
 
     }
 

@@ -24,8 +24,9 @@ public typealias RecipeFailure = FeatureFailure<RecipeWording>
 extension FeatureFailure where Wording == RecipeWording {
     /// The failure for a meal id the service does not know.
     public static func mealNotFound(id: String) -> RecipeFailure {
-        RecipeFailure(ClassifiedFailure(
-            kind: .notFound, reason: "TheMealDB has no meal with id \(id).",
-            technicalDescription: "lookup.php answered no meal for id \(id)"))
+        RecipeFailure(
+            ClassifiedFailure(
+                kind: .notFound, reason: "TheMealDB has no meal with id \(id).",
+                technicalDescription: "lookup.php answered no meal for id \(id)"))
     }
 }

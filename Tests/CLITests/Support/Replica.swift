@@ -44,7 +44,8 @@ extension Replica {
 
     private static func setSizeVariants(_ choice: String) async throws {
         let client = APIClient(baseURL: try TestServer.replica.url())
-        _ = try await client.send(Request<Data>(
-            method: .post, path: "__settings", query: [QueryItem("size_variants", choice)]))
+        _ = try await client.send(
+            Request<Data>(
+                method: .post, path: "__settings", query: [QueryItem("size_variants", choice)]))
     }
 }

@@ -21,17 +21,21 @@ struct CacheRulesTests {
         #expect(!entry.isFresh(at: Date(), fallbackLifetime: 600))
     }
 
-    @Test("parses the three HTTP date forms", arguments: [
-        "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
-    ])
+    @Test(
+        "parses the three HTTP date forms",
+        arguments: [
+            "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+        ])
     func parsesHTTPDates(text: String) {
         #expect(HTTPDate.parse(text) == Date(timeIntervalSince1970: 784_111_777))
     }
 
-    @Test("rejects what is not an HTTP date", arguments: [
-        "", "0", "-1", "yesterday", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",
-        "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT",
-    ])
+    @Test(
+        "rejects what is not an HTTP date",
+        arguments: [
+            "", "0", "-1", "yesterday", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT",
+        ])
     func rejectsGarbageDates(text: String) {
         #expect(HTTPDate.parse(text) == nil)
     }
@@ -39,7 +43,8 @@ struct CacheRulesTests {
     @Test func computesAgeFromDateAndAgeHeaders() {
         let now = Date(timeIntervalSince1970: 1_000_000)
         let date = "Mon, 12 Jan 1970 13:46:40 GMT"  // 1_000_000 s after the epoch
-        let entry = makeEntry(url: "http://h/", headers: ["Date": date, "Age": "30", "Cache-Control": "max-age=60"], received: now)
+        let entry = makeEntry(
+            url: "http://h/", headers: ["Date": date, "Age": "30", "Cache-Control": "max-age=60"], received: now)
         #expect(entry.age(at: now) == 30)
         #expect(entry.isFresh(at: now.addingTimeInterval(29), fallbackLifetime: nil))
         #expect(!entry.isFresh(at: now.addingTimeInterval(31), fallbackLifetime: nil))
@@ -48,7 +53,8 @@ struct CacheRulesTests {
     @Test func usesExpiresWhenThereIsNoMaxAge() {
         let now = Date(timeIntervalSince1970: 1_000_000)
         let entry = makeEntry(
-            url: "http://h/", headers: ["Date": "Mon, 12 Jan 1970 13:46:40 GMT", "Expires": "Mon, 12 Jan 1970 13:48:20 GMT"],
+            url: "http://h/",
+            headers: ["Date": "Mon, 12 Jan 1970 13:46:40 GMT", "Expires": "Mon, 12 Jan 1970 13:48:20 GMT"],
             received: now)
         #expect(entry.explicitLifetime == 100)
         let invalid = makeEntry(url: "http://h/", headers: ["Expires": "0"], received: now)
@@ -89,7 +95,8 @@ struct CacheRulesTests {
         #expect(names == ["accept-encoding", "accept-language"])
         #expect(CacheKey.varyNames(["Vary": "Accept, *"]) == ["*"])
         let english = makeEntry(
-            url: "http://h/", variant: CacheKey.variant(names: ["accept-language"], requestHeaders: ["Accept-Language": "en"]),
+            url: "http://h/",
+            variant: CacheKey.variant(names: ["accept-language"], requestHeaders: ["Accept-Language": "en"]),
             headers: ["Vary": "Accept-Language"])
         #expect(english.matches(["accept-language": " en "]))
         #expect(!english.matches(["Accept-Language": "de"]))
@@ -98,7 +105,8 @@ struct CacheRulesTests {
 
     @Test func a304ReplacesStoredHeadersButKeepsTheBody() {
         let stored = makeEntry(
-            url: "http://h/", headers: ["ETag": "\"1\"", "Cache-Control": "max-age=0", "Content-Length": "4", "X-Old": "a"])
+            url: "http://h/",
+            headers: ["ETag": "\"1\"", "Cache-Control": "max-age=0", "Content-Length": "4", "X-Old": "a"])
         let refreshed = stored.refreshed(
             with: ["Cache-Control": "max-age=60", "Content-Length": "0", "X-New": "b"], requestTime: Date(),
             responseTime: Date())
@@ -110,9 +118,11 @@ struct CacheRulesTests {
     }
 
     @Test func theDefaultLocationHonoursXDGCacheHome() {
-        let xdg = HTTPCache.defaultFileURL(named: "mealdb", environment: ["XDG_CACHE_HOME": "/var/cache/me", "HOME": "/home/me"])
+        let xdg = HTTPCache.defaultFileURL(
+            named: "mealdb", environment: ["XDG_CACHE_HOME": "/var/cache/me", "HOME": "/home/me"])
         #expect(xdg.path == "/var/cache/me/errand/mealdb.sqlite")
-        let home = HTTPCache.defaultFileURL(named: "met", environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/me"])
+        let home = HTTPCache.defaultFileURL(
+            named: "met", environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/me"])
         #if os(Linux)
         #expect(home.path == "/home/me/.cache/errand/met.sqlite")
         #endif

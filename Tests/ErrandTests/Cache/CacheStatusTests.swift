@@ -10,8 +10,9 @@ struct CacheStatusTests {
     let root = URL(string: "https://cache.example")!
 
     func client(_ stub: StubTransport, cache: HTTPCache?, recorder: ExchangeRecorder) -> APIClient {
-        APIClient(configuration: ClientConfiguration(
-            baseURL: root, transport: stub, middleware: cache.map { [$0] } ?? [], observers: [recorder]))
+        APIClient(
+            configuration: ClientConfiguration(
+                baseURL: root, transport: stub, middleware: cache.map { [$0] } ?? [], observers: [recorder]))
     }
 
     @Test("a miss, then a hit: the responses and the events say so, the transfer labelled miss")
@@ -29,11 +30,13 @@ struct CacheStatusTests {
     @Test("a stale entry with a validator: the conditional transfer answered 304 is revalidated")
     func revalidated() async throws {
         let stub = StubTransport()
-        stub.register(path: "item", reply: .dynamic { request in
-            let headers: HTTPHeaders = ["Cache-Control": "max-age=0", "ETag": "\"v1\""]
-            let status = request.headers["If-None-Match"] == "\"v1\"" ? 304 : 200
-            return TransportResponse(status: status, headers: headers, body: Data("v1".utf8), url: request.url)
-        })
+        stub.register(
+            path: "item",
+            reply: .dynamic { request in
+                let headers: HTTPHeaders = ["Cache-Control": "max-age=0", "ETag": "\"v1\""]
+                let status = request.headers["If-None-Match"] == "\"v1\"" ? 304 : 200
+                return TransportResponse(status: status, headers: headers, body: Data("v1".utf8), url: request.url)
+            })
         let recorder = ExchangeRecorder()
         let client = client(stub, cache: HTTPCache(), recorder: recorder)
         _ = try await client.send(Request<Data>(path: "item"))
@@ -47,14 +50,16 @@ struct CacheStatusTests {
     func changedOnRevalidation() async throws {
         let stub = StubTransport()
         let calls = Mutex(0)
-        stub.register(path: "item", reply: .dynamic { request in
-            let call = calls.withLock { count in
-                count += 1
-                return count
-            }
-            let headers: HTTPHeaders = ["Cache-Control": "max-age=0", "ETag": "\"v\(call)\""]
-            return TransportResponse(status: 200, headers: headers, body: Data("v\(call)".utf8), url: request.url)
-        })
+        stub.register(
+            path: "item",
+            reply: .dynamic { request in
+                let call = calls.withLock { count in
+                    count += 1
+                    return count
+                }
+                let headers: HTTPHeaders = ["Cache-Control": "max-age=0", "ETag": "\"v\(call)\""]
+                return TransportResponse(status: 200, headers: headers, body: Data("v\(call)".utf8), url: request.url)
+            })
         let recorder = ExchangeRecorder()
         let client = client(stub, cache: HTTPCache(), recorder: recorder)
         _ = try await client.send(Request<Data>(path: "item"))

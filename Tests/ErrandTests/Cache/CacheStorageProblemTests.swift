@@ -32,7 +32,8 @@ struct CacheStorageProblemTests {
         // What another process does with `PRAGMA locking_mode = EXCLUSIVE` and a write: it keeps the lock until it
         // closes. SQLite's locks work between connections of one process as between processes.
         let holder = try SQLiteConnection(path: file.path)
-        try holder.execute("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; UPDATE totals SET count = count WHERE id = 1")
+        try holder.execute(
+            "PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; UPDATE totals SET count = count WHERE id = 1")
 
         let error = #expect(throws: CacheStorageError.self) { try HTTPCache(fileURL: file) }
         #expect(error?.kind == .inUse)

@@ -71,7 +71,9 @@ struct CacheRoute {
     init(_ route: String, file: String = "small.json") throws {
         token = UUID().uuidString
         let base = try TestServer.nginxHTTP.url()
-        url = base.appendingPathComponent("cache/\(route)/\(file)").appending(queryItems: [URLQueryItem(name: "run", value: token)])
+        url = base.appendingPathComponent("cache/\(route)/\(file)").appending(queryItems: [
+            URLQueryItem(name: "run", value: token)
+        ])
     }
 
     /// What nginx received for this URL, once every earlier request has surely been logged.
@@ -82,7 +84,9 @@ struct CacheRoute {
     func served(using kind: TransportKind) async throws -> [NginxCacheLog.Entry] {
         let sentinel = "sentinel-" + UUID().uuidString
         let base = try TestServer.nginxHTTP.url()
-        let url = base.appendingPathComponent("cache/none/small.json").appending(queryItems: [URLQueryItem(name: "s", value: sentinel)])
+        let url = base.appendingPathComponent("cache/none/small.json").appending(queryItems: [
+            URLQueryItem(name: "s", value: sentinel)
+        ])
         _ = try await kind.make().send(TransportRequest(url: url))
         let deadline = ContinuousClock.now + .seconds(5)
         while try NginxCacheLog.requests(containing: sentinel).isEmpty, ContinuousClock.now < deadline {
@@ -104,7 +108,9 @@ final class WireCounter: Middleware {
 
     var count: Int { counted.withLock { $0 } }
 
-    func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws -> TransportResponse {
+    func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws
+        -> TransportResponse
+    {
         counted.withLock { $0 += 1 }
         return try await next(request)
     }
@@ -120,7 +126,9 @@ final class NetworkSwitch: Middleware {
 
     func cut() { down.withLock { $0 = true } }
 
-    func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws -> TransportResponse {
+    func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws
+        -> TransportResponse
+    {
         guard down.withLock({ $0 }) else { return try await next(request) }
         var request = request
         var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
@@ -157,9 +165,10 @@ final class NetworkSwitch: Middleware {
 func makeClient(
     _ kind: TransportKind, cache: HTTPCache, below: [any Middleware] = [], observers: [any ExchangeObserver] = []
 ) throws -> APIClient {
-    APIClient(configuration: ClientConfiguration(
-        baseURL: try TestServer.nginxHTTP.url(), transport: kind.make(), middleware: [cache] + below,
-        observers: observers))
+    APIClient(
+        configuration: ClientConfiguration(
+            baseURL: try TestServer.nginxHTTP.url(), transport: kind.make(), middleware: [cache] + below,
+            observers: observers))
 }
 
 /// A `GET` for raw bytes at an absolute URL.

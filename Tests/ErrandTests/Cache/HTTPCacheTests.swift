@@ -250,7 +250,8 @@ struct HTTPCacheTests {
         let routes = try ["max-age-60", "max-age-0", "no-cache", "private", "none", "vary"].flatMap { policy in
             try ["small.json", "big.json"].map { (try CacheRoute(policy, file: $0), $0) }
         }
-        let expected = try Dictionary(uniqueKeysWithValues: ["small.json", "big.json"].map { ($0, try routes[0].0.fileContents($0)) })
+        let expected = try Dictionary(
+            uniqueKeysWithValues: ["small.json", "big.json"].map { ($0, try routes[0].0.fileContents($0)) })
         try await withThrowingTaskGroup(of: Void.self) { group in
             for task in 0..<8 {
                 group.addTask {
@@ -273,8 +274,9 @@ struct HTTPCacheStubTests {
         let stub = StubTransport()
         stub.respond(to: "item", headers: ["Cache-Control": "max-age=600"], body: Data("v1".utf8))
         stub.register(.post, path: "item", reply: .response(status: 204, headers: [:], body: Data()))
-        let client = APIClient(configuration: ClientConfiguration(
-            baseURL: try #require(URL(string: "https://api.example")), transport: stub, middleware: [HTTPCache()]))
+        let client = APIClient(
+            configuration: ClientConfiguration(
+                baseURL: try #require(URL(string: "https://api.example")), transport: stub, middleware: [HTTPCache()]))
         _ = try await client.send(Request<Data>(path: "item"))
         #expect(try await client.send(Request<Data>(path: "item")).cacheStatus == .hit)
         _ = try await client.send(Request<Void>(method: .post, path: "item"))
@@ -285,8 +287,9 @@ struct HTTPCacheStubTests {
     @Test func requestsWithTheirOwnValidatorsPassThroughUntouched() async throws {
         let stub = StubTransport()
         stub.respond(to: "item", headers: ["Cache-Control": "max-age=600", "ETag": "\"1\""], body: Data("v1".utf8))
-        let client = APIClient(configuration: ClientConfiguration(
-            baseURL: try #require(URL(string: "https://api.example")), transport: stub, middleware: [HTTPCache()]))
+        let client = APIClient(
+            configuration: ClientConfiguration(
+                baseURL: try #require(URL(string: "https://api.example")), transport: stub, middleware: [HTTPCache()]))
         _ = try await client.send(Request<Data>(path: "item"))
         let own = try await client.send(Request<Data>(path: "item", headers: ["If-None-Match": "\"0\""]))
         #expect(own.cacheStatus == .notUsed)
@@ -297,8 +300,9 @@ struct HTTPCacheStubTests {
         let stub = StubTransport()
         stub.respond(to: "item", headers: ["Cache-Control": "max-age=600"], body: Data("v1".utf8))
         let cache = HTTPCache()
-        let client = APIClient(configuration: ClientConfiguration(
-            baseURL: try #require(URL(string: "https://api.example")), transport: stub, middleware: [cache]))
+        let client = APIClient(
+            configuration: ClientConfiguration(
+                baseURL: try #require(URL(string: "https://api.example")), transport: stub, middleware: [cache]))
         let response = try await client.send(Request<Data>(path: "item", headers: ["Cache-Control": "no-store"]))
         #expect(response.cacheStatus == .miss)
         #expect(cache.memoryByteCount == 0)
@@ -307,8 +311,9 @@ struct HTTPCacheStubTests {
     @Test func aServerErrorServesStaleWhenAllowed() async throws {
         let stub = StubTransport()
         stub.respond(to: "item", headers: ["Cache-Control": "max-age=0, stale-if-error=60"], body: Data("v1".utf8))
-        let client = APIClient(configuration: ClientConfiguration(
-            baseURL: try #require(URL(string: "https://api.example")), transport: stub, middleware: [HTTPCache()]))
+        let client = APIClient(
+            configuration: ClientConfiguration(
+                baseURL: try #require(URL(string: "https://api.example")), transport: stub, middleware: [HTTPCache()]))
         _ = try await client.send(Request<Data>(path: "item"))
         stub.respond(to: "item", status: 503, body: Data("down".utf8))
         let response = try await client.send(Request<Data>(path: "item"))

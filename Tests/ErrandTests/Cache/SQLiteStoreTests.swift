@@ -14,10 +14,11 @@ struct SQLiteStoreTests {
         let received = Date(timeIntervalSince1970: 1_700_000_000.25)
         do {
             let store = try SQLiteStore(fileURL: folder.file("c.sqlite"), sizeLimit: 1_000_000)
-            store.store(CachedResponse(
-                url: "http://h/a", variant: "accept-language:en", status: 203,
-                headers: ["ETag": "\"x\"", "Set-Cookie": "a=1", "set-cookie": "b=2: c"], body: body(1, size: 5_000),
-                requestTime: received.addingTimeInterval(-1), responseTime: received))
+            store.store(
+                CachedResponse(
+                    url: "http://h/a", variant: "accept-language:en", status: 203,
+                    headers: ["ETag": "\"x\"", "Set-Cookie": "a=1", "set-cookie": "b=2: c"], body: body(1, size: 5_000),
+                    requestTime: received.addingTimeInterval(-1), responseTime: received))
         }
         let reopened = try SQLiteStore(fileURL: folder.file("c.sqlite"), sizeLimit: 1_000_000)
         let entry = try #require(reopened.responses(for: "http://h/a").first)
@@ -44,7 +45,8 @@ struct SQLiteStoreTests {
         #expect(store.responses(for: "http://h/99").count == 1)
         #expect(store.responses(for: "http://h/1").isEmpty)
         #expect(store.responses(for: "http://h/50").isEmpty)
-        let fileSize = try #require(try FileManager.default.attributesOfItem(atPath: folder.file("c.sqlite").path)[.size] as? Int)
+        let fileSize = try #require(
+            try FileManager.default.attributesOfItem(atPath: folder.file("c.sqlite").path)[.size] as? Int)
         #expect(fileSize < 4 * limit, "the file itself stays near the limit: \(fileSize) bytes")
     }
 
@@ -69,7 +71,9 @@ struct SQLiteStoreTests {
             let mode = try #require(attributes[.posixPermissions] as? Int)
             #expect(mode & 0o077 == 0, "\(path) has mode \(String(mode, radix: 8))")
         }
-        let folderMode = try FileManager.default.attributesOfItem(atPath: file.deletingLastPathComponent().path)[.posixPermissions] as? Int
+        let folderMode =
+            try FileManager.default.attributesOfItem(atPath: file.deletingLastPathComponent().path)[.posixPermissions]
+            as? Int
         #expect(folderMode == 0o700)
     }
 
@@ -111,7 +115,9 @@ struct SQLiteStoreTests {
         if damage == "header" { #expect(store.entryCount == 0, "a file with a wiped header starts over") }
         // Whatever survived reads back intact; what did not is a miss, never a crash or a wrong body.
         for index in 0..<200 {
-            if let entry = store.responses(for: "http://h/\(index)").first { #expect(entry.body == body(index, size: 4_000)) }
+            if let entry = store.responses(for: "http://h/\(index)").first {
+                #expect(entry.body == body(index, size: 4_000))
+            }
         }
         #expect(store.entryCount < 200, "the damage was noticed")
         store.store(makeEntry(url: "http://h/new", body: body(7, size: 100)))
@@ -128,7 +134,9 @@ struct SQLiteStoreTests {
             for task in 0..<8 {
                 group.addTask {
                     for index in 0..<perTask {
-                        store.store(makeEntry(url: "http://h/\(task)/\(index)", body: self.body(task * 1_000 + index, size: 2_000)))
+                        store.store(
+                            makeEntry(
+                                url: "http://h/\(task)/\(index)", body: self.body(task * 1_000 + index, size: 2_000)))
                         // Read what another task may be writing right now, and our own last write.
                         _ = store.responses(for: "http://h/\((task + 1) % 8)/\(index)")
                         #expect(store.responses(for: "http://h/\(task)/\(index)").count == 1)
@@ -140,7 +148,9 @@ struct SQLiteStoreTests {
         let reopened = try SQLiteStore(fileURL: file, sizeLimit: 100_000_000)
         for task in 0..<8 {
             for index in 0..<perTask {
-                #expect(reopened.responses(for: "http://h/\(task)/\(index)").first?.body == body(task * 1_000 + index, size: 2_000))
+                #expect(
+                    reopened.responses(for: "http://h/\(task)/\(index)").first?.body
+                        == body(task * 1_000 + index, size: 2_000))
             }
         }
     }

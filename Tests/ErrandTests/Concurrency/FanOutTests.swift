@@ -11,7 +11,8 @@ struct FanOutTests {
         var query: Query
     }
 
-    @Test("200 ids with 5% failures: 200 results in input order, progress to the end",
+    @Test(
+        "200 ids with 5% failures: 200 results in input order, progress to the end",
         .enabled(if: TestServer.fault.isUsable), arguments: TransportKind.allCases)
     func everyIdGetsOneResultInOrder(transport: TransportKind) async throws {
         let fault = try FaultScenario(transport)
@@ -41,7 +42,8 @@ struct FanOutTests {
         #expect(try await fault.log().count == 200)
     }
 
-    @Test("no more than maxConcurrent fetches at once", .enabled(if: TestServer.fault.isUsable),
+    @Test(
+        "no more than maxConcurrent fetches at once", .enabled(if: TestServer.fault.isUsable),
         arguments: TransportKind.allCases)
     func respectsMaxConcurrent(transport: TransportKind) async throws {
         let fault = try FaultScenario(transport)

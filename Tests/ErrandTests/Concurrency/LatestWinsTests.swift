@@ -11,7 +11,8 @@ struct LatestWinsTests {
         var query: Query
     }
 
-    @Test("a new query cancels the one in flight; only the newest result arrives",
+    @Test(
+        "a new query cancels the one in flight; only the newest result arrives",
         .enabled(if: TestServer.fault.isUsable), arguments: TransportKind.allCases)
     func newestQueryWins(transport: TransportKind) async throws {
         let fault = try FaultScenario(transport)
@@ -40,7 +41,11 @@ struct LatestWinsTests {
         let search = LatestWins<String>()
         let gate = Gate()
         // The first operation ignores cancellation and finishes after the second: its value must still be dropped.
-        let stale = Task { try await search.run { await gate.wait(); return "stale" } }
+        let stale = Task {
+            try await search.run {
+                await gate.wait(); return "stale"
+            }
+        }
         #expect(await waitUntil { gate.isWaiting })
         let fresh = try await search.run { "fresh" }
         gate.open()
@@ -50,7 +55,8 @@ struct LatestWinsTests {
         } throws: { if case .cancelled? = $0 as? ErrandError { true } else { false } }
     }
 
-    @Test("with a debounce, fast typing sends one request", .enabled(if: TestServer.fault.isUsable),
+    @Test(
+        "with a debounce, fast typing sends one request", .enabled(if: TestServer.fault.isUsable),
         arguments: TransportKind.allCases)
     func debounceSendsOnlyTheLastQuery(transport: TransportKind) async throws {
         let fault = try FaultScenario(transport)
@@ -58,11 +64,13 @@ struct LatestWinsTests {
         let search = LatestWins<String>(debounce: .milliseconds(200))
         var typed: [Task<String, any Error>] = []
         for text in ["p", "pa", "pas", "past", "pasta"] {
-            typed.append(Task {
-                try await search.run {
-                    try await client.send(Request<Echo>(path: fault.path("ok"), query: [QueryItem("q", text)])).value.query.q
-                }
-            })
+            typed.append(
+                Task {
+                    try await search.run {
+                        try await client.send(Request<Echo>(path: fault.path("ok"), query: [QueryItem("q", text)]))
+                            .value.query.q
+                    }
+                })
             // Each keystroke replaces the previous one before its debounce is over.
             #expect(await waitUntil { search.generation >= typed.count })
         }
@@ -79,7 +87,11 @@ struct LatestWinsTests {
         let search = LatestWins<Int>()
         let latency = try await fastestCancellation {
             let started = search.generation
-            let task = Task<Void, any Error> { _ = try await search.run { try await Task.sleep(for: .seconds(30)); return 1 } }
+            let task = Task<Void, any Error> {
+                _ = try await search.run {
+                    try await Task.sleep(for: .seconds(30)); return 1
+                }
+            }
             #expect(await waitUntil { search.generation == started + 1 })
             return task
         }

@@ -111,7 +111,8 @@ struct CurlAdmissionTests {
         #expect(admission.activeCount == 7)
     }
 
-    @Test("a server's key is its scheme, host and port, however the URL spells them",
+    @Test(
+        "a server's key is its scheme, host and port, however the URL spells them",
         arguments: [
             ("http://127.0.0.1:8080/a?b#c", "http://127.0.0.1:8080"),
             ("HTTPS://Example.COM/path", "https://example.com:443"),

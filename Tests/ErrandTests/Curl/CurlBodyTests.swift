@@ -6,7 +6,8 @@ import Testing
 
 @Suite("Curl transport: bodies, decoding and metrics")
 struct CurlBodyTests {
-    @Test("decodes gzip, deflate and brotli", .enabled(if: TestServer.httpbin.isUsable),
+    @Test(
+        "decodes gzip, deflate and brotli", .enabled(if: TestServer.httpbin.isUsable),
         arguments: [("/gzip", "gzipped"), ("/deflate", "deflated"), ("/brotli", "brotli")])
     func decodesContent(path: String, flag: String) async throws {
         let response = try await CurlTest.transport().send(CurlTest.request(.httpbin, path))
@@ -53,7 +54,8 @@ struct CurlBodyTests {
         }
     }
 
-    @Test("a declared body over the limit fails at its head, not after the limit's worth of bytes, however the head is read",
+    @Test(
+        "a declared body over the limit fails at its head, not after the limit's worth of bytes, however the head is read",
         .enabled(if: TestServer.httpbin.isUsable),
         arguments: [Timeouts(total: .seconds(60)), Timeouts(idle: .seconds(60), total: .seconds(60))])
     func declaredLengthDecidesEarly(timeouts: Timeouts) async throws {
@@ -83,19 +85,22 @@ struct CurlBodyTests {
         }
     }
 
-    @Test("header fields arrive in order with repeats, from the final response only, however the head is read",
+    @Test(
+        "header fields arrive in order with repeats, from the final response only, however the head is read",
         .enabled(if: TestServer.httpbin.isUsable),
         arguments: [Timeouts(total: .seconds(30)), Timeouts(idle: .seconds(30), total: .seconds(30))])
     func headerFields(timeouts: Timeouts) async throws {
         // With an idle timeout the head comes through libcurl's header callback; without, from its header store.
         let transport = CurlTest.transport()
-        let direct = try await transport.send(CurlTest.request(
-            .httpbin, "/response-headers?X-Repeat=one&X-Repeat=two&X-Spaced=a%20b", timeouts: timeouts))
+        let direct = try await transport.send(
+            CurlTest.request(
+                .httpbin, "/response-headers?X-Repeat=one&X-Repeat=two&X-Spaced=a%20b", timeouts: timeouts))
         #expect(direct.headers.values(for: "x-repeat") == ["one", "two"])
         #expect(direct.headers["X-Spaced"] == "a b")
         #expect(direct.headers["Content-Type"] == "application/json")
-        let redirected = try await transport.send(CurlTest.request(
-            .httpbin, "/redirect-to?url=%2Fresponse-headers%3FX-Final%3Dyes", timeouts: timeouts))
+        let redirected = try await transport.send(
+            CurlTest.request(
+                .httpbin, "/redirect-to?url=%2Fresponse-headers%3FX-Final%3Dyes", timeouts: timeouts))
         #expect(redirected.status == 200)
         #expect(redirected.headers["X-Final"] == "yes")
         #expect(redirected.headers["Location"] == nil)
@@ -129,7 +134,8 @@ struct CurlBodyTests {
         #expect(second.body == first.body)
     }
 
-    @Test("an empty POST sends Content-Length 0 and a custom method is used as given",
+    @Test(
+        "an empty POST sends Content-Length 0 and a custom method is used as given",
         .enabled(if: TestServer.httpbin.isUsable))
     func methods() async throws {
         let transport = CurlTest.transport()
@@ -137,9 +143,10 @@ struct CurlBodyTests {
         #expect(try CurlTest.json(post.body)["method"] as? String == "POST")
         let delete = try await transport.send(CurlTest.request(.httpbin, "/anything", method: .delete))
         #expect(try CurlTest.json(delete.body)["method"] as? String == "DELETE")
-        let patch = try await transport.send(CurlTest.request(
-            .httpbin, "/anything", method: .patch, headers: ["Content-Type": "application/json"],
-            body: .data(Data(#"{"a":1}"#.utf8))))
+        let patch = try await transport.send(
+            CurlTest.request(
+                .httpbin, "/anything", method: .patch, headers: ["Content-Type": "application/json"],
+                body: .data(Data(#"{"a":1}"#.utf8))))
         let echo = try CurlTest.json(patch.body)
         #expect(echo["method"] as? String == "PATCH")
         #expect(echo["data"] as? String == #"{"a":1}"#)
@@ -151,9 +158,10 @@ struct CurlBodyTests {
         let transport = CurlTest.transport()
         let head = try await transport.send(CurlTest.request(.httpbin, "/anything", method: .head))
         #expect(head.body.isEmpty)
-        let put = try await transport.send(CurlTest.request(
-            .httpbin, "/anything", method: .put, headers: ["X-Only-Once": "1"], body: .data(Data("first".utf8)),
-            timeouts: Timeouts(total: .seconds(2))))
+        let put = try await transport.send(
+            CurlTest.request(
+                .httpbin, "/anything", method: .put, headers: ["X-Only-Once": "1"], body: .data(Data("first".utf8)),
+                timeouts: Timeouts(total: .seconds(2))))
         #expect(try CurlTest.json(put.body)["data"] as? String == "first")
         let get = try await transport.send(CurlTest.request(.httpbin, "/anything", timeouts: Timeouts()))
         let echo = try CurlTest.json(get.body)

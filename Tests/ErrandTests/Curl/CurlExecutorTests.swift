@@ -7,7 +7,8 @@ import Testing
 /// Tasks that prefer a transport's executor run on its loop thread.
 @Suite("Curl transport: the loop as a task executor")
 struct CurlExecutorTests {
-    @Test("a task preferring the executor runs on the loop thread, and its requests, one after another or together, complete",
+    @Test(
+        "a task preferring the executor runs on the loop thread, and its requests, one after another or together, complete",
         .enabled(if: TestServer.nginxHTTP.isUsable))
     func tasksRunOnTheLoop() async throws {
         let transport = CurlTest.transport()

@@ -39,8 +39,11 @@ struct CurlHostileHeadTests {
 
     @Test("the limit counts interim heads too")
     func interimHeadsCount() async throws {
-        let interim = Array(repeating: "HTTP/1.1 100 Continue\r\nX-Pad: \(String(repeating: "p", count: 1000))\r\n", count: 300)
-        let server = try HostileServer(response: Array((interim.joined(separator: "\r\n") + "\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n").utf8))
+        let interim = Array(
+            repeating: "HTTP/1.1 100 Continue\r\nX-Pad: \(String(repeating: "p", count: 1000))\r\n", count: 300)
+        let server = try HostileServer(
+            response: Array(
+                (interim.joined(separator: "\r\n") + "\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n").utf8))
         let request = TransportRequest(url: server.url(), timeouts: Timeouts(total: .seconds(5)))
         let error = await #expect(throws: ErrandError.self) { try await CurlTest.transport().send(request) }
         #expect(error.flatMap(CurlTest.failureKind) == .badResponse)

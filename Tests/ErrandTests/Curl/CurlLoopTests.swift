@@ -12,7 +12,8 @@ struct CurlLoopTests {
         CurlTransport(configuration: .init(caBundle: TestServer.certificateAuthority, maxConnectionsPerHost: slots))
     }
 
-    @Test("bursts of concurrent requests and lone ones all complete, leaving nothing behind",
+    @Test(
+        "bursts of concurrent requests and lone ones all complete, leaving nothing behind",
         .enabled(if: TestServer.nginxHTTP.isUsable))
     func burstsComplete() async throws {
         let transport = Self.transport(slots: 4)
@@ -28,7 +29,8 @@ struct CurlLoopTests {
         #expect(transport.loop.unfinished.load(ordering: .relaxed) == 0)
     }
 
-    @Test("more requests than slots share the host's connections: at most that many are opened",
+    @Test(
+        "more requests than slots share the host's connections: at most that many are opened",
         .enabled(if: TestServer.nginxHTTP.isUsable))
     func slotsBoundConnections() async throws {
         let transport = Self.transport(slots: 2)
@@ -41,7 +43,8 @@ struct CurlLoopTests {
         #expect(metrics.filter { $0.connectionReused == false }.count <= 2)
     }
 
-    @Test("a cancelled request waiting for a slot leaves the queue at once",
+    @Test(
+        "a cancelled request waiting for a slot leaves the queue at once",
         .enabled(if: TestServer.httpbin.isUsable))
     func cancelWhileQueued() async throws {
         let transport = Self.transport(slots: 1)
@@ -64,7 +67,8 @@ struct CurlLoopTests {
         _ = await occupying.result
     }
 
-    @Test("the total timeout covers the time spent waiting for a slot",
+    @Test(
+        "the total timeout covers the time spent waiting for a slot",
         .enabled(if: TestServer.httpbin.isUsable))
     func totalTimeoutWhileQueued() async throws {
         let transport = Self.transport(slots: 1)
@@ -81,14 +85,16 @@ struct CurlLoopTests {
         _ = await occupying.result
     }
 
-    @Test("a redirect to another host waits for that host's slot and still completes",
+    @Test(
+        "a redirect to another host waits for that host's slot and still completes",
         .enabled(if: TestServer.httpbin.isUsable))
     func redirectAcrossHosts() async throws {
         let transport = Self.transport(slots: 1)
         var other = try #require(URLComponents(url: try TestServer.httpbin.url(), resolvingAgainstBaseURL: false))
         other.host = "localhost"
         other.path = "/get"
-        let target = try #require(other.url).absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let target =
+            try #require(other.url).absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         let request = try CurlTest.request(.httpbin, "/redirect-to?url=\(target)")
         let responses = try await withThrowingTaskGroup(of: TransportResponse.self) { group in
             for _ in 0..<6 { group.addTask { try await transport.send(request) } }
@@ -99,7 +105,8 @@ struct CurlLoopTests {
         #expect(transport.loop.unfinished.load(ordering: .relaxed) == 0)
     }
 
-    @Test("over HTTP/2 the host's slots become streams: more requests than connections run at once",
+    @Test(
+        "over HTTP/2 the host's slots become streams: more requests than connections run at once",
         .enabled(if: TestServer.nginxHTTPS.isUsable))
     func multiplexedHostAdmitsStreams() async throws {
         let transport = Self.transport(slots: 1)

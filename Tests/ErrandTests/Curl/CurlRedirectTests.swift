@@ -11,7 +11,8 @@ struct CurlRedirectTests {
         return "/redirect-to?url=\(encoded)&status_code=\(status)"
     }
 
-    @Test("307 and 308 repeat the method and the body", .enabled(if: TestServer.httpbin.isUsable),
+    @Test(
+        "307 and 308 repeat the method and the body", .enabled(if: TestServer.httpbin.isUsable),
         arguments: [307, 308])
     func keepsMethodAndBody(status: Int) async throws {
         let transport = CurlTest.transport()
@@ -50,7 +51,8 @@ struct CurlRedirectTests {
         #expect(response.metrics.bytesSent >= 100_000)
     }
 
-    @Test("Authorization is dropped when the host changes and kept when it does not",
+    @Test(
+        "Authorization is dropped when the host changes and kept when it does not",
         .enabled(if: TestServer.httpbin.isUsable))
     func authorizationOnlyToSameHost() async throws {
         let transport = CurlTest.transport()
@@ -61,12 +63,14 @@ struct CurlRedirectTests {
         let otherHost = try #require(other.url).absoluteString
         let headers: HTTPHeaders = ["Authorization": "Bearer secret", "Cookie": "session=1"]
 
-        let away = try await transport.send(CurlTest.request(.httpbin, redirect(to: otherHost, status: 302), headers: headers))
+        let away = try await transport.send(
+            CurlTest.request(.httpbin, redirect(to: otherHost, status: 302), headers: headers))
         let awayHeaders = try #require(CurlTest.json(away.body)["headers"] as? [String: Any])
         #expect(awayHeaders["Authorization"] == nil)
         #expect(awayHeaders["Cookie"] == nil)
 
-        let same = try await transport.send(CurlTest.request(.httpbin, redirect(to: "/headers", status: 302), headers: headers))
+        let same = try await transport.send(
+            CurlTest.request(.httpbin, redirect(to: "/headers", status: 302), headers: headers))
         let sameHeaders = try #require(CurlTest.json(same.body)["headers"] as? [String: Any])
         #expect(sameHeaders["Authorization"] as? String == "Bearer secret")
     }

@@ -6,7 +6,8 @@ import Testing
 
 @Suite("Curl transport: streaming")
 struct CurlStreamingTests {
-    @Test("streams a 256 MiB body in bounded memory, pausing while the reader lags",
+    @Test(
+        "streams a 256 MiB body in bounded memory, pausing while the reader lags",
         .enabled(if: TestServer.nginxHTTP.isUsable))
     func largeBodyInBoundedMemory() async throws {
         let transport = CurlTest.transport()
@@ -50,7 +51,8 @@ struct CurlStreamingTests {
     func streamEnforcesLimit() async throws {
         let transport = CurlTest.transport()
         // Chunked, so the limit can only be enforced while bytes arrive.
-        let request = try CurlTest.request(.httpbin, "/stream-bytes/200000?chunk_size=10000", maxResponseBodySize: 50_000)
+        let request = try CurlTest.request(
+            .httpbin, "/stream-bytes/200000?chunk_size=10000", maxResponseBodySize: 50_000)
         let response = try await transport.stream(request)
         var received = 0
         let error = await #expect(throws: ErrandError.self) {
@@ -74,7 +76,8 @@ struct CurlStreamingTests {
         #expect(try CurlTest.json(body)["url"] != nil)
     }
 
-    @Test("a compressed body streamed to a lagging reader through a small buffer arrives whole and decoded",
+    @Test(
+        "a compressed body streamed to a lagging reader through a small buffer arrives whole and decoded",
         .enabled(if: TestServer.nginxHTTP.isUsable))
     func compressedStreamWithBackpressure() async throws {
         // nginx gzips big.json (~200 KB of JSON); a 16 KiB buffer makes the transfer pause and resume many times.

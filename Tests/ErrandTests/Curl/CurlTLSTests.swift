@@ -28,7 +28,8 @@ struct CurlTLSTests {
     @Test("accepts the server's pinned key", .enabled(if: TestServer.nginxHTTPS.isUsable))
     func matchingPin() async throws {
         let pin = try #require(TestServer.environment("ERRAND_TEST_PIN"))
-        let response = try await CurlTest.transport(pinnedPublicKey: pin).send(CurlTest.request(.nginxHTTPS, "/small.json"))
+        let response = try await CurlTest.transport(pinnedPublicKey: pin).send(
+            CurlTest.request(.nginxHTTPS, "/small.json"))
         #expect(response.status == 200)
     }
 
@@ -44,7 +45,8 @@ struct CurlTLSTests {
         #expect(failure.underlying.lowercased().contains("pinned"))
     }
 
-    @Test("multiplexes many concurrent requests over one HTTP/2 connection", .enabled(if: TestServer.nginxHTTPS.isUsable))
+    @Test(
+        "multiplexes many concurrent requests over one HTTP/2 connection", .enabled(if: TestServer.nginxHTTPS.isUsable))
     func multiplexesOverOneConnection() async throws {
         let transport = CurlTest.transport()
         let request = try CurlTest.request(.nginxHTTPS, "/big.json")

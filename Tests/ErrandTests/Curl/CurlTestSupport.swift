@@ -9,9 +9,10 @@ enum CurlTest {
     static func transport(
         pinnedPublicKey: String? = nil, streamBufferSize: Int = 1 << 20, trustsTestCA: Bool = true
     ) -> CurlTransport {
-        CurlTransport(configuration: .init(
-            caBundle: trustsTestCA ? TestServer.certificateAuthority : nil, pinnedPublicKey: pinnedPublicKey,
-            streamBufferSize: streamBufferSize))
+        CurlTransport(
+            configuration: .init(
+                caBundle: trustsTestCA ? TestServer.certificateAuthority : nil, pinnedPublicKey: pinnedPublicKey,
+                streamBufferSize: streamBufferSize))
     }
 
     /// A request to a path (with an optional query) on a test server.

@@ -68,7 +68,8 @@ struct CurlTimeoutTests {
         #expect((error as? ErrandError).map { if case .cancelled = $0 { true } else { false } } == true)
     }
 
-    @Test("cancellation closes the connection instead of returning it to the pool",
+    @Test(
+        "cancellation closes the connection instead of returning it to the pool",
         .enabled(if: TestServer.nginxHTTP.isUsable))
     func cancellationClosesConnection() async throws {
         let transport = CurlTest.transport(streamBufferSize: 64 * 1024)
@@ -101,7 +102,8 @@ struct CurlTimeoutTests {
     @Test("a closed port fails with cannotConnect")
     func connectionRefused() async throws {
         let transport = CurlTest.transport()
-        let request = TransportRequest(url: try #require(URL(string: "http://127.0.0.1:1/")), timeouts: Timeouts(total: .seconds(5)))
+        let request = TransportRequest(
+            url: try #require(URL(string: "http://127.0.0.1:1/")), timeouts: Timeouts(total: .seconds(5)))
         let error = await #expect(throws: ErrandError.self) { try await transport.send(request) }
         #expect(error.flatMap(CurlTest.failureKind) == .cannotConnect)
     }

@@ -19,7 +19,8 @@ struct CurlTransferProgressTests {
 
     @Test("progress counts while the head is awaited and the body is buffered or streamed")
     func counts() {
-        var machine = Machine(mode: .buffered, url: URL(string: "http://127.0.0.1/a")!, maxRedirects: 10, maxBodySize: 1000)
+        var machine = Machine(
+            mode: .buffered, url: URL(string: "http://127.0.0.1/a")!, maxRedirects: 10, maxBodySize: 1000)
         #expect(!machine.countsProgress)
         _ = machine.start()
         _ = machine.configured()
@@ -52,12 +53,16 @@ struct CurlTransferProgressTests {
 
     @Test("a redirected download counts the final body only", .enabled(if: TestServer.httpbin.isUsable))
     func redirect() async throws {
-        let client = APIClient(configuration: ClientConfiguration(
-            baseURL: try TestServer.httpbin.url(), transport: CurlTransport()))
+        let client = APIClient(
+            configuration: ClientConfiguration(
+                baseURL: try TestServer.httpbin.url(), transport: CurlTransport()))
         let progress = TransferProgressStream(interval: .milliseconds(1))
-        async let updates: [TransferProgress] = { var seen: [TransferProgress] = []; for await u in progress { seen.append(u) }; return seen }()
+        async let updates: [TransferProgress] = {
+            var seen: [TransferProgress] = []; for await u in progress { seen.append(u) }; return seen
+        }()
         let response = try await client.send(
-            Request<Data>(path: "redirect-to", query: [QueryItem("url", "/bytes/4000"), QueryItem("status_code", "302")]),
+            Request<Data>(
+                path: "redirect-to", query: [QueryItem("url", "/bytes/4000"), QueryItem("status_code", "302")]),
             progress: progress)
         let seen = await updates
         #expect(response.data.count == 4000)

@@ -10,7 +10,9 @@ struct CurlTransferStateMachineTests {
 
     private static let url = URL(string: "http://127.0.0.1/a")!
 
-    private static func machine(_ mode: Machine.Mode = .buffered, maxRedirects: Int = 10, maxBodySize: Int = 1000) -> Machine {
+    private static func machine(_ mode: Machine.Mode = .buffered, maxRedirects: Int = 10, maxBodySize: Int = 1000)
+        -> Machine
+    {
         Machine(mode: mode, url: url, maxRedirects: maxRedirects, maxBodySize: maxBodySize)
     }
 
@@ -50,7 +52,8 @@ struct CurlTransferStateMachineTests {
     }
 
     private static let timedOut = ErrandError.transport(TransportFailure(kind: .timedOut, url: url, underlying: "test"))
-    private static let lost = ErrandError.transport(TransportFailure(kind: .connectionLost, url: url, underlying: "test"))
+    private static let lost = ErrandError.transport(
+        TransportFailure(kind: .connectionLost, url: url, underlying: "test"))
 
     @Test("a buffered transfer goes start → configure → slot → multi → head → succeed, and nothing after")
     func bufferedHappyPath() {
@@ -74,7 +77,9 @@ struct CurlTransferStateMachineTests {
     @Test("a streamed transfer delivers its head, pauses and resumes for its reader, and ends its stream")
     func streamingWithBackpressure() {
         var machine = Self.running(.streaming)
-        #expect(Self.describe(machine.headReceived(status: 200, hasLocation: false, declaredBodySize: nil)) == "deliverHead")
+        #expect(
+            Self.describe(machine.headReceived(status: 200, hasLocation: false, declaredBodySize: nil)) == "deliverHead"
+        )
         #expect(machine.bodyArrived() == .stream)
         #expect(Self.describe(machine.streamRefused()) == "pause")
         #expect(machine.isPausedForReader)
@@ -113,14 +118,17 @@ struct CurlTransferStateMachineTests {
         #expect(Self.describe(machine.admitted()) == "none")
     }
 
-    @Test("a failure while configuring, waiting for a slot or running leaves from the right place",
+    @Test(
+        "a failure while configuring, waiting for a slot or running leaves from the right place",
         arguments: [0, 1, 2])
     func failureLeavesFromWhereItIs(stage: Int) {
         var machine = Self.machine()
         _ = machine.start()
         if stage >= 1 { _ = machine.configured() }
         if stage >= 2 { _ = machine.admitted() }
-        let expected = ["fail(timedOut, nowhere, caller)", "fail(timedOut, queue, caller)", "fail(timedOut, multi, caller)"]
+        let expected = [
+            "fail(timedOut, nowhere, caller)", "fail(timedOut, queue, caller)", "fail(timedOut, multi, caller)",
+        ]
         #expect(Self.describe(machine.fail(Self.timedOut)) == expected[stage])
         #expect(Self.describe(machine.admitted()) == "none")
     }
@@ -164,7 +172,8 @@ struct CurlTransferStateMachineTests {
         var machine = Self.running()
         _ = machine.headReceived(status: 302, hasLocation: true, declaredBodySize: nil)
         _ = machine.completed(.success(()))
-        let insecure = ErrandError.transport(TransportFailure(kind: .insecureRedirect, url: Self.url, underlying: "test"))
+        let insecure = ErrandError.transport(
+            TransportFailure(kind: .insecureRedirect, url: Self.url, underlying: "test"))
         #expect(Self.describe(machine.fail(insecure)) == "fail(insecureRedirect, slot, caller)")
     }
 

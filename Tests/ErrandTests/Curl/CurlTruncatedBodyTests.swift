@@ -8,14 +8,25 @@ import Testing
 @Suite("Curl transport: truncated compressed bodies")
 struct CurlTruncatedBodyTests {
     /// 12,000 bytes of JSON lines, and that text in each coding (made with Python's gzip, zlib and brotli modules).
-    static let text = Data(String(repeating: #"{"objectID": 436535, "title": "Wheat Field with Cypresses"}"# + "\n", count: 200).utf8)
+    static let text = Data(
+        String(repeating: #"{"objectID": 436535, "title": "Wheat Field with Cypresses"}"# + "\n", count: 200).utf8)
     static let codings: [(name: String, base64: String)] = [
-        ("gzip", "H4sIADiPDmsC/+3LOwrCQBQAwN5TLFuni7FIqwiewNrPg6wEFHdBJHh3PYTltAOz5Pv5Fpd22OUxrfvN0A9dyq20OX6Qj1OcWtqXmK/pVdqUtu/HM2qNmj+rxXVd13Vd13Vd13Vd13Vd13Vd13Vd13Vd13Vd13Vd13Vd13X/dL/cGDVP4C4AAA=="),
-        ("deflate", "eJztyzsKwkAUAMDeUyxbp4uxSKsInsDaz4OsBBR3QSR4dz2E5bQDs+T7+RaXdtjlMa37zdAPXcqttDl+kI9TnFral5iv6VXalLbvxzNqjZo/q8V1Xdd1Xdd1Xdd1Xdd1Xdd1Xdd1Xdd1Xdd1Xdd1Xdd1Xdd1/3S/1rrGEw=="),
-        ("br", "G98uyC0K7FgGXrBUiM46Xm5shEpvEZq5vT1EdJUndRT6GkQkqWyzzNTYgA04YG/QbbCBdDG4dIK6Zofniq81JvIMWKGbdjAg2LuXCcDXMQ=="),
+        (
+            "gzip",
+            "H4sIADiPDmsC/+3LOwrCQBQAwN5TLFuni7FIqwiewNrPg6wEFHdBJHh3PYTltAOz5Pv5Fpd22OUxrfvN0A9dyq20OX6Qj1OcWtqXmK/pVdqUtu/HM2qNmj+rxXVd13Vd13Vd13Vd13Vd13Vd13Vd13Vd13Vd13Vd13Vd13X/dL/cGDVP4C4AAA=="
+        ),
+        (
+            "deflate",
+            "eJztyzsKwkAUAMDeUyxbp4uxSKsInsDaz4OsBBR3QSR4dz2E5bQDs+T7+RaXdtjlMa37zdAPXcqttDl+kI9TnFral5iv6VXalLbvxzNqjZo/q8V1Xdd1Xdd1Xdd1Xdd1Xdd1Xdd1Xdd1Xdd1Xdd1Xdd1Xdd1/3S/1rrGEw=="
+        ),
+        (
+            "br",
+            "G98uyC0K7FgGXrBUiM46Xm5shEpvEZq5vT1EdJUndRT6GkQkqWyzzNTYgA04YG/QbbCBdDG4dIK6Zofniq81JvIMWKGbdjAg2LuXCcDXMQ=="
+        ),
     ]
     /// Raw deflate, as some servers send under `deflate`.
-    static let rawDeflate = "7cs7CsJAFADA3lMsW6eLsUirCJ7A2s+DrAQUd0EkeHc9hOW0A7Pk+/kWl3bY5TGt+83QD13KrbQ5fpCPU5xa2peYr+lV2pS278czao2aP6vFdV3XdV3XdV3XdV3XdV3XdV3XdV3XdV3XdV3XdV3XdV3Xdf90vw=="
+    static let rawDeflate =
+        "7cs7CsJAFADA3lMsW6eLsUirCJ7A2s+DrAQUd0EkeHc9hOW0A7Pk+/kWl3bY5TGt+83QD13KrbQ5fpCPU5xa2peYr+lV2pS278czao2aP6vFdV3XdV3XdV3XdV3XdV3XdV3XdV3XdV3XdV3XdV3XdV3Xdf90vw=="
 
     private static func coded(_ base64: String) throws -> [UInt8] {
         try Array(#require(Data(base64Encoded: base64)))
@@ -29,7 +40,8 @@ struct CurlTruncatedBodyTests {
     /// A response in a chunked encoding that ends properly, whatever the body inside it.
     private static func chunked(_ coding: String, _ body: [UInt8]) throws -> HostileServer {
         let chunk = Array(String(body.count, radix: 16).utf8) + Array("\r\n".utf8) + body + Array("\r\n0\r\n\r\n".utf8)
-        return try HostileServer(head: ["HTTP/1.1 200 OK", "Content-Encoding: \(coding)", "Transfer-Encoding: chunked"], body: chunk)
+        return try HostileServer(
+            head: ["HTTP/1.1 200 OK", "Content-Encoding: \(coding)", "Transfer-Encoding: chunked"], body: chunk)
     }
 
     private static func request(_ server: HostileServer) -> TransportRequest {
@@ -46,14 +58,17 @@ struct CurlTruncatedBodyTests {
         }
     }
 
-    @Test("a coded body cut short fails with connectionLost, framed by close or by well-terminated chunks",
+    @Test(
+        "a coded body cut short fails with connectionLost, framed by close or by well-terminated chunks",
         arguments: [0, 1, 2])
     func truncatedBodiesFail(coding: Int) async throws {
         let (name, base64) = Self.codings[coding]
         let whole = try Self.coded(base64)
         let cut = Array(whole.prefix(whole.count * 2 / 3))
         for server in [try Self.closeFramed(name, cut), try Self.chunked(name, cut)] {
-            let error = await #expect(throws: ErrandError.self) { try await CurlTest.transport().send(Self.request(server)) }
+            let error = await #expect(throws: ErrandError.self) {
+                try await CurlTest.transport().send(Self.request(server))
+            }
             #expect(error.flatMap(CurlTest.failureKind) == .connectionLost, "\(name): \(String(describing: error))")
         }
     }
@@ -64,7 +79,9 @@ struct CurlTruncatedBodyTests {
         let cut = Array(whole.prefix(whole.count / 2))
         let server = try HostileServer(
             head: ["HTTP/1.1 200 OK", "Content-Encoding: gzip", "Content-Length: \(cut.count)"], body: cut)
-        let error = await #expect(throws: ErrandError.self) { try await CurlTest.transport().send(Self.request(server)) }
+        let error = await #expect(throws: ErrandError.self) {
+            try await CurlTest.transport().send(Self.request(server))
+        }
         #expect(error.flatMap(CurlTest.failureKind) == .connectionLost)
     }
 
@@ -82,7 +99,9 @@ struct CurlTruncatedBodyTests {
     func missingTrailer() async throws {
         let whole = try Self.coded(Self.codings[0].base64)
         let server = try Self.closeFramed("gzip", Array(whole.dropLast(8)))
-        let error = await #expect(throws: ErrandError.self) { try await CurlTest.transport().send(Self.request(server)) }
+        let error = await #expect(throws: ErrandError.self) {
+            try await CurlTest.transport().send(Self.request(server))
+        }
         #expect(error.flatMap(CurlTest.failureKind) == .connectionLost)
     }
 
@@ -91,7 +110,9 @@ struct CurlTruncatedBodyTests {
         var corrupt = try Self.coded(Self.codings[0].base64)
         for index in 20..<60 { corrupt[index] ^= 0x5a }
         for server in [try Self.closeFramed("gzip", corrupt), try Self.closeFramed("compress", Array("x".utf8))] {
-            let error = await #expect(throws: ErrandError.self) { try await CurlTest.transport().send(Self.request(server)) }
+            let error = await #expect(throws: ErrandError.self) {
+                try await CurlTest.transport().send(Self.request(server))
+            }
             #expect(error.flatMap(CurlTest.failureKind) == .badResponse)
         }
     }

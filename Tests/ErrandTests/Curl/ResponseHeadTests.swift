@@ -27,7 +27,8 @@ struct ResponseHeadTests {
             ("X-Empty", ""), ("X-Time", "12:30:45"), ("X-Name", "Crème brûlée"),
         ])
         let headers = head.headers()
-        #expect(headers.fields.map(\.name) == ["Set-Cookie", "Content-Type", "Set-Cookie", "X-Empty", "X-Time", "X-Name"])
+        #expect(
+            headers.fields.map(\.name) == ["Set-Cookie", "Content-Type", "Set-Cookie", "X-Empty", "X-Time", "X-Name"])
         #expect(headers.values(for: "set-cookie") == ["a=1", "b=2"])
         #expect(headers["X-Empty"] == "")
         #expect(headers["x-time"] == "12:30:45")

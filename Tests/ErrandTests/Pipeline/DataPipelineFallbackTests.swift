@@ -14,8 +14,10 @@ struct DataPipelineFallbackTests {
     init() throws {
         let replica = try TestServer.replica.url()
         original = replica.appendingPathComponent("images/media/meals/qtrwvp1700000001.png")
-        pipeline = DataPipeline(client: APIClient(configuration: ClientConfiguration(
-            baseURL: replica, observers: [recorder])))
+        pipeline = DataPipeline(
+            client: APIClient(
+                configuration: ClientConfiguration(
+                    baseURL: replica, observers: [recorder])))
     }
 
     @Test func aMissingVariantFallsBackToTheOriginal() async throws {
@@ -35,7 +37,9 @@ struct DataPipelineFallbackTests {
     }
 
     @Test func aServerErrorDoesNotFallBack() async throws {
-        let failing = original.appendingPathComponent("medium").appending(queryItems: [URLQueryItem(name: "x", value: "__500__")])
+        let failing = original.appendingPathComponent("medium").appending(queryItems: [
+            URLQueryItem(name: "x", value: "__500__")
+        ])
         let error = try await #require(throws: ErrandError.self) {
             try await pipeline.data(for: failing, fallingBackTo: original)
         }
@@ -49,18 +53,23 @@ struct DataPipelineFallbackTests {
             try await pipeline.data(for: missing.appendingPathComponent("medium"), fallingBackTo: missing)
         }
         #expect(error.status == 404)
-        #expect(recorder.events.map(\.url) == [missing.appendingPathComponent("medium").absoluteString, missing.absoluteString])
+        #expect(
+            recorder.events.map(\.url) == [
+                missing.appendingPathComponent("medium").absoluteString, missing.absoluteString,
+            ])
     }
 
-    @Test("which failures fall back", arguments: [
-        (ErrandError.unacceptableStatus(StatusFailure(status: 404, headers: [:], body: Data(), url: nil)), true),
-        (.unacceptableStatus(StatusFailure(status: 410, headers: [:], body: Data(), url: nil)), true),
-        (.blocked(StatusFailure(status: 403, headers: [:], body: Data(), url: nil)), true),
-        (.notCached(URL(string: "https://example.com/a.jpg/medium")!), true),
-        (.unacceptableStatus(StatusFailure(status: 503, headers: [:], body: Data(), url: nil)), false),
-        (.transport(TransportFailure(kind: .timedOut, url: nil, underlying: "timed out")), false),
-        (.cancelled, false),
-    ])
+    @Test(
+        "which failures fall back",
+        arguments: [
+            (ErrandError.unacceptableStatus(StatusFailure(status: 404, headers: [:], body: Data(), url: nil)), true),
+            (.unacceptableStatus(StatusFailure(status: 410, headers: [:], body: Data(), url: nil)), true),
+            (.blocked(StatusFailure(status: 403, headers: [:], body: Data(), url: nil)), true),
+            (.notCached(URL(string: "https://example.com/a.jpg/medium")!), true),
+            (.unacceptableStatus(StatusFailure(status: 503, headers: [:], body: Data(), url: nil)), false),
+            (.transport(TransportFailure(kind: .timedOut, url: nil, underlying: "timed out")), false),
+            (.cancelled, false),
+        ])
     func whichFailuresFallBack(error: ErrandError, fallsBack: Bool) {
         #expect(DataPipeline.fallsBack(after: error) == fallsBack)
     }

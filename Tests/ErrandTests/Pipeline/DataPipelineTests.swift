@@ -13,9 +13,10 @@ struct DataPipelineTests {
     {
         let recorder = ExchangeRecorder()
         let (events, continuation) = AsyncStream.makeStream(of: ExchangeEvent.self)
-        let client = APIClient(configuration: ClientConfiguration(
-            baseURL: base, transport: kind.make(), middleware: middleware,
-            observers: [recorder, ClosureObserver { continuation.yield($0) }]))
+        let client = APIClient(
+            configuration: ClientConfiguration(
+                baseURL: base, transport: kind.make(), middleware: middleware,
+                observers: [recorder, ClosureObserver { continuation.yield($0) }]))
         return (client, recorder, events)
     }
 
@@ -76,7 +77,9 @@ struct DataPipelineTests {
         #expect(await pipeline.activeDownloadCount == 0)
         // The transfer itself ends as cancelled, long before the server's ten seconds.
         let event = await first(of: events, within: .seconds(5))
-        #expect(event?.error.map { if case .cancelled = $0 { true } else { false } } == true, "\(String(describing: event))")
+        #expect(
+            event?.error.map { if case .cancelled = $0 { true } else { false } } == true, "\(String(describing: event))"
+        )
         #expect(ContinuousClock.now - started < .seconds(8))
     }
 

@@ -8,6 +8,8 @@ import Testing
 @Suite("Curl commands")
 struct CurlCommandTests {
     /// httpbin's echo of a request.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // The fields are the server's JSON keys.
     struct Echo: Decodable, Sendable, Equatable {
         var args: [String: String]
         var data: String
@@ -61,13 +63,16 @@ struct CurlCommandTests {
             body: body)
     }
 
-    @Test("what curl sends for the printed command is what Errand sent: method, URL, headers, body",
-          .enabled(if: TestServer.httpbin.isUsable),
-          arguments: TransportKind.allCases, [
+    @Test(
+        "what curl sends for the printed command is what Errand sent: method, URL, headers, body",
+        .enabled(if: TestServer.httpbin.isUsable),
+        arguments: TransportKind.allCases,
+        [
             RequestBody.text("line one\nline 'two' \"three\" $HOME %s \\n"),
-            RequestBody.data(Data([0, 1, 2, 0x25, 0x5C, 0x27, 0x0D, 0x0A, 0xFF, 0x80, 0x37]), contentType: "application/x-bin"),
+            RequestBody.data(
+                Data([0, 1, 2, 0x25, 0x5C, 0x27, 0x0D, 0x0A, 0xFF, 0x80, 0x37]), contentType: "application/x-bin"),
             RequestBody.text("@not-a-file"),
-          ])
+        ])
     func sameRequest(kind: TransportKind, body: RequestBody) async throws {
         let client = try Self.client(.httpbin, kind: kind)
         let request = Self.request(body: body)
@@ -83,7 +88,9 @@ struct CurlCommandTests {
         }
     }
 
-    @Test("secrets are masked unless asked for, and the masked command still runs", .enabled(if: TestServer.httpbin.isUsable))
+    @Test(
+        "secrets are masked unless asked for, and the masked command still runs",
+        .enabled(if: TestServer.httpbin.isUsable))
     func secretsMasked() async throws {
         let client = try Self.client(.httpbin)
         let request = Self.request(body: .text("body"))
@@ -110,6 +117,8 @@ struct CurlCommandTests {
         let request = Request<Data>(method: .post, path: "echo", body: .file(file))
         let command = try client.curlCommand(for: request)
         #expect(command.contains("--data-binary '@\(file.path.replacingOccurrences(of: "'", with: "'\\''"))'"))
+        // swift-format-ignore: AlwaysUseLowerCamelCase
+        // The fields are the server's JSON keys.
         struct Seen: Decodable { var body_size: Int; var body_sha256: String; var method: String }
         let sent = try JSONDecoder().decode(Seen.self, from: try await client.send(request).value)
         let seen = try JSONDecoder().decode(Seen.self, from: try await Self.run(command))
@@ -126,7 +135,9 @@ struct CurlCommandTests {
         let parts: [MultipartPart] = [
             .field(name: "title", value: "Crème; brûlée 'x' @y <z"),
             .file(name: "photo", url: file, filename: "Jalapeño \\ \"hot\".jpg", contentType: "image/jpeg"),
-            .data(name: "blob", data: Data([0, 13, 10, 0x25, 0x27, 255]), filename: "b.bin", contentType: "application/x-thing; v=1"),
+            .data(
+                name: "blob", data: Data([0, 13, 10, 0x25, 0x27, 255]), filename: "b.bin",
+                contentType: "application/x-thing; v=1"),
             .data(name: "note", data: Data("no filename".utf8), contentType: "text/plain"),
             .field(name: "quote\"d\r\nname", value: "v"),
         ]
@@ -146,14 +157,20 @@ struct CurlCommandTests {
 
     @Test("methods and bodiless requests print as curl expects them")
     func shapes() throws {
-        #expect(TransportRequest(url: URL(string: "http://[::1]:8080/a")!).curlCommand()
-            == "curl \\\n  --globoff \\\n  'http://[::1]:8080/a'")
-        #expect(TransportRequest(method: .head, url: URL(string: "https://example.com/")!).curlCommand()
-            == "curl \\\n  --head \\\n  https://example.com/")
-        #expect(TransportRequest(method: .delete, url: URL(string: "https://example.com/")!).curlCommand()
-            == "curl \\\n  --request DELETE \\\n  https://example.com/")
-        let post = TransportRequest(method: .post, url: URL(string: "https://example.com/")!, body: .data(Data("a".utf8)))
+        #expect(
+            TransportRequest(url: URL(string: "http://[::1]:8080/a")!).curlCommand()
+                == "curl \\\n  --globoff \\\n  'http://[::1]:8080/a'")
+        #expect(
+            TransportRequest(method: .head, url: URL(string: "https://example.com/")!).curlCommand()
+                == "curl \\\n  --head \\\n  https://example.com/")
+        #expect(
+            TransportRequest(method: .delete, url: URL(string: "https://example.com/")!).curlCommand()
+                == "curl \\\n  --request DELETE \\\n  https://example.com/")
+        let post = TransportRequest(
+            method: .post, url: URL(string: "https://example.com/")!, body: .data(Data("a".utf8)))
         #expect(post.curlCommand() == "curl \\\n  https://example.com/ \\\n  --data-binary a")
-        #expect(TransportRequest(url: URL(string: "https://u:p@example.com/")!).curlCommand() == "curl \\\n  https://example.com/")
+        #expect(
+            TransportRequest(url: URL(string: "https://u:p@example.com/")!).curlCommand()
+                == "curl \\\n  https://example.com/")
     }
 }

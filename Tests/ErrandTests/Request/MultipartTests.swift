@@ -51,7 +51,9 @@ struct MultipartTests {
                 sent.append(contentsOf: buffer[..<count])
             }
         } catch {
-            guard case .invalidRequest(let message) = error as? ErrandError else { return ("unexpected \(error)", sent) }
+            guard case .invalidRequest(let message) = error as? ErrandError else {
+                return ("unexpected \(error)", sent)
+            }
             return (message, sent)
         }
     }
@@ -60,11 +62,12 @@ struct MultipartTests {
     func wireForm() throws {
         let folder = try Folder()
         let file = try folder.file("notes.txt", Data("file\r\nbody".utf8))
-        let body = MultipartBody(parts: [
-            .field(name: "title", value: "Lunch"),
-            .data(name: "blob", data: Data([0, 1, 2]), filename: "b.bin"),
-            .file(name: "doc", url: file, contentType: "text/plain"),
-        ], boundary: "BOUNDARY")
+        let body = MultipartBody(
+            parts: [
+                .field(name: "title", value: "Lunch"),
+                .data(name: "blob", data: Data([0, 1, 2]), filename: "b.bin"),
+                .file(name: "doc", url: file, contentType: "text/plain"),
+            ], boundary: "BOUNDARY")
         let expected = """
             --BOUNDARY\r
             Content-Disposition: form-data; name="title"\r
@@ -91,15 +94,18 @@ struct MultipartTests {
         #expect(reader.isFinished)
         // Read a byte at a time, the same bytes come out.
         #expect(try Self.readAll(try MultipartReader.open(body), piece: 1) == whole)
-        #expect(try Self.readAll(try MultipartReader.open(MultipartBody(parts: [], boundary: "B"))) == Data("--B--\r\n".utf8))
+        #expect(
+            try Self.readAll(try MultipartReader.open(MultipartBody(parts: [], boundary: "B")))
+                == Data("--B--\r\n".utf8))
     }
 
     @Test("names and filenames are quoted with quote, CR and LF escaped, and non-ASCII kept as UTF-8")
     func escaping() throws {
         let part = MultipartPart.data(name: "a\"b\r\nc", data: Data(), filename: "Crème \"brûlée\"\n日本.txt")
         let block = String(decoding: part.headerBlock, as: UTF8.self)
-        #expect(block.hasPrefix(
-            "Content-Disposition: form-data; name=\"a%22b%0D%0Ac\"; filename=\"Crème %22brûlée%22%0A日本.txt\"\r\n"))
+        #expect(
+            block.hasPrefix(
+                "Content-Disposition: form-data; name=\"a%22b%0D%0Ac\"; filename=\"Crème %22brûlée%22%0A日本.txt\"\r\n"))
         #expect(MultipartPart.escaped("back\\slash;semi") == "back\\slash;semi")
     }
 
@@ -116,7 +122,8 @@ struct MultipartTests {
 
     @Test("a part's content type with a line break, a bad boundary and a non-file URL are refused")
     func refusedParts() {
-        let injected = MultipartBody(parts: [.data(name: "x", data: Data(), contentType: "text/plain\r\nX-Evil: 1")], boundary: "B")
+        let injected = MultipartBody(
+            parts: [.data(name: "x", data: Data(), contentType: "text/plain\r\nX-Evil: 1")], boundary: "B")
         #expect(injected.problem?.contains("line break") == true)
         #expect(MultipartBody(parts: [], boundary: "has space").problem != nil)
         #expect(MultipartBody(parts: [], boundary: String(repeating: "a", count: 71)).problem != nil)

@@ -7,6 +7,8 @@ import Testing
 @Suite("Multipart uploads", .enabled(if: TestServer.upload.isUsable))
 struct MultipartUploadTests {
     /// What the upload server saw of a body.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // The fields are the server's JSON keys.
     struct Seen: Decodable, Sendable {
         struct Part: Decodable, Sendable {
             var name: String?
@@ -35,7 +37,9 @@ struct MultipartUploadTests {
         let spooled: Bool
 
         static var all: [Uploader] {
-            TransportKind.allCases.map { Uploader(kind: $0, spooled: false) } + [Uploader(kind: .urlSession, spooled: true)]
+            TransportKind.allCases.map { Uploader(kind: $0, spooled: false) } + [
+                Uploader(kind: .urlSession, spooled: true)
+            ]
         }
 
         func make() -> any Transport {
@@ -74,7 +78,8 @@ struct MultipartUploadTests {
             .file(name: "photo", url: file, filename: "Jalapeño \"hot\".jpg", contentType: "image/jpeg"),
             .field(name: "quote\"name", value: ""),
         ]
-        let request = Request<Seen>(method: .post, path: "upload", query: [QueryItem("contents", "1")], body: .multipart(parts))
+        let request = Request<Seen>(
+            method: .post, path: "upload", query: [QueryItem("contents", "1")], body: .multipart(parts))
         let seen = try await client(uploader).send(request).value
 
         // What Errand meant to send, rendered by the same reader the transports use.
@@ -122,14 +127,15 @@ struct MultipartUploadTests {
             Issue.record("a missing file must fail")
         } catch {
             guard case .invalidRequest(let message) = error as? ErrandError else {
-            Issue.record("\(error)")
-            return
-        }
+                Issue.record("\(error)")
+                return
+            }
             #expect(message == "the multipart file \(missing.path) does not exist.")
         }
     }
 
-    @Test("a file that turns out to hold the boundary stops the upload mid-way, without a hang", arguments: Uploader.all)
+    @Test(
+        "a file that turns out to hold the boundary stops the upload mid-way, without a hang", arguments: Uploader.all)
     func stoppedMidUpload(uploader: Uploader) async throws {
         let folder = try MultipartTests.Folder()
         var contents = Data(repeating: 0x61, count: 2_000_000)
@@ -146,9 +152,9 @@ struct MultipartUploadTests {
             Issue.record("the upload must fail, not answer \(response.status)")
         } catch {
             guard case .invalidRequest(let message) = error as? ErrandError else {
-            Issue.record("\(error)")
-            return
-        }
+                Issue.record("\(error)")
+                return
+            }
             #expect(message.contains("contains the body's boundary"))
         }
         // The transport is still usable afterwards.

@@ -6,7 +6,8 @@ import TestSupport
 
 @Suite("Concurrency limiter")
 struct ConcurrencyLimiterTests {
-    @Test("never more than N in flight at the server", .enabled(if: TestServer.fault.isUsable),
+    @Test(
+        "never more than N in flight at the server", .enabled(if: TestServer.fault.isUsable),
         arguments: TransportKind.allCases)
     func neverAboveTheLimit(transport: TransportKind) async throws {
         let fault = try FaultScenario(transport)

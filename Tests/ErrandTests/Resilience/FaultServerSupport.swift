@@ -45,9 +45,13 @@ struct FaultScenario {
     }
 
     /// A client for the fault server with the given middleware and observers.
-    func client(_ middleware: [any Middleware] = [], observers: [any ExchangeObserver] = [], timeout: Duration = .seconds(10)) -> APIClient {
-        APIClient(configuration: ClientConfiguration(
-            baseURL: base, transport: transport.make(), middleware: middleware, observers: observers, timeout: timeout))
+    func client(
+        _ middleware: [any Middleware] = [], observers: [any ExchangeObserver] = [], timeout: Duration = .seconds(10)
+    ) -> APIClient {
+        APIClient(
+            configuration: ClientConfiguration(
+                baseURL: base, transport: transport.make(), middleware: middleware, observers: observers,
+                timeout: timeout))
     }
 
     /// The path of a fault for this scenario's key, as `fail/KEY/2/503`.

@@ -35,7 +35,9 @@ struct MiddlewareTests {
         let fault = try FaultScenario(transport)
         let attempts = Locked(0)
         let auth = TokenRefreshMiddleware(token: "stale") { _ in
-            let attempt = attempts.withLock { $0 += 1; return $0 }
+            let attempt = attempts.withLock {
+                $0 += 1; return $0
+            }
             if attempt == 1 { throw ErrandError.invalidRequest("the refresh token expired") }
             return "fresh"
         }
@@ -77,7 +79,8 @@ struct MiddlewareTests {
         let fault = try FaultScenario(transport)
         let recorder = EventRecorder()
         let client = fault.client(
-            Resilience.middleware(rateLimiter: RateLimiter(rate: 10_000, burst: 100), maxConcurrent: 4, coalesces: true),
+            Resilience.middleware(
+                rateLimiter: RateLimiter(rate: 10_000, burst: 100), maxConcurrent: 4, coalesces: true),
             observers: [recorder])
         for _ in 0..<5 { #expect(try await client.send(Request<Data>(path: fault.path("ok"))).status == 200) }
         #expect(try await fault.log().count == 5)

@@ -6,7 +6,8 @@ import TestSupport
 
 @Suite("Rate limiter")
 struct RateLimiterTests {
-    @Test("300 requests at 100/s: no 1-second window above rate + burst", .enabled(if: TestServer.fault.isUsable),
+    @Test(
+        "300 requests at 100/s: no 1-second window above rate + burst", .enabled(if: TestServer.fault.isUsable),
         arguments: TransportKind.allCases)
     func keepsTheRate(transport: TransportKind) async throws {
         let fault = try FaultScenario(transport)
@@ -154,15 +155,17 @@ struct RateLimiterTests {
         }
     }
 
-    @Test("a 429 halves the rate and its Retry-After pauses every start", .enabled(if: TestServer.fault.isUsable),
+    @Test(
+        "a 429 halves the rate and its Retry-After pauses every start", .enabled(if: TestServer.fault.isUsable),
         arguments: TransportKind.allCases)
     func slowsDownAfter429(transport: TransportKind) async throws {
         let fault = try FaultScenario(transport)
         let limiter = RateLimiter(rate: 50, burst: 5, recoveryInterval: .seconds(60))
         let client = fault.client([RateLimitMiddleware(limiter: limiter)])
         await #expect {
-            _ = try await client.send(Request<Data>(
-                path: fault.path("fail", "1", "429"), query: [QueryItem("retry_after", "1")]))
+            _ = try await client.send(
+                Request<Data>(
+                    path: fault.path("fail", "1", "429"), query: [QueryItem("retry_after", "1")]))
         } throws: { ($0 as? ErrandError)?.status == 429 }
         #expect(limiter.currentRate < 26 && limiter.currentRate > 24)
         let (_, waited) = try await measure { _ = try await client.send(Request<Data>(path: fault.path("ok"))) }
@@ -171,14 +174,16 @@ struct RateLimiterTests {
         #expect(gaps.count == 1 && gaps[0] >= 0.9)
     }
 
-    @Test("per-host limiters do not share a budget", .enabled(if: TestServer.fault.isUsable),
+    @Test(
+        "per-host limiters do not share a budget", .enabled(if: TestServer.fault.isUsable),
         arguments: TransportKind.allCases)
     func perHostBudgets(transport: TransportKind) async throws {
         let base = try TestServer.fault.url()
         let port = try #require(base.port)
         let middleware = RateLimitMiddleware.perHost(rate: 1, burst: 1)
-        let client = APIClient(configuration: ClientConfiguration(
-            baseURL: base, transport: transport.make(), middleware: [middleware]))
+        let client = APIClient(
+            configuration: ClientConfiguration(
+                baseURL: base, transport: transport.make(), middleware: [middleware]))
         let key = "perhost-\(UUID().uuidString.prefix(8))"
         let started = ContinuousClock.now
         _ = try await client.send(Request<Data>(url: URL(string: "http://127.0.0.1:\(port)/ok/\(key)")!))

@@ -8,8 +8,11 @@ struct RetryPolicyTests {
     @Test func exponentialDelaysDoubleUpToTheCap() {
         let policy = RetryPolicy(baseDelay: .milliseconds(100), maxDelay: .milliseconds(500), jitter: .none)
         let delays = (1...6).map { policy.backoff(beforeRetry: $0) }
-        #expect(delays == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(500),
-            .milliseconds(500), .milliseconds(500)])
+        #expect(
+            delays == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(500),
+                .milliseconds(500), .milliseconds(500),
+            ])
     }
 
     @Test func fullJitterPicksWithinZeroAndTheExponentialDelay() {
@@ -56,13 +59,15 @@ struct RetryPolicyTests {
         #expect(policy.isRetryable(json))
     }
 
-    @Test("Retry-After values", arguments: [
-        ("0", 0.0), ("7", 7.0), (" 120 ", 120.0),
-        ("Sun, 06 Nov 1994 08:49:47 GMT", 10.0),
-        ("Sunday, 06-Nov-94 08:49:47 GMT", 10.0),
-        ("Sun Nov  6 08:49:47 1994", 10.0),
-        ("Sun, 06 Nov 1994 08:49:27 GMT", 0.0),
-    ])
+    @Test(
+        "Retry-After values",
+        arguments: [
+            ("0", 0.0), ("7", 7.0), (" 120 ", 120.0),
+            ("Sun, 06 Nov 1994 08:49:47 GMT", 10.0),
+            ("Sunday, 06-Nov-94 08:49:47 GMT", 10.0),
+            ("Sun Nov  6 08:49:47 1994", 10.0),
+            ("Sun, 06 Nov 1994 08:49:27 GMT", 0.0),
+        ])
     func parsesRetryAfter(value: String, seconds: Double) throws {
         // 1994-11-06 08:49:37 GMT
         let now = Date(timeIntervalSince1970: 784_111_777)
@@ -70,8 +75,12 @@ struct RetryPolicyTests {
         #expect(delay == .milliseconds(Int64(seconds * 1000)))
     }
 
-    @Test("unreadable Retry-After values are ignored", arguments: ["", "-5", "soon", "1.5", "Sun, 32 Nov 1994 08:49:37 GMT",
-        "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:00:00 GMT"])
+    @Test(
+        "unreadable Retry-After values are ignored",
+        arguments: [
+            "", "-5", "soon", "1.5", "Sun, 32 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:00:00 GMT",
+        ])
     func ignoresUnreadableRetryAfter(value: String) {
         #expect(RetryAfter.delay(parsing: value) == nil)
     }

@@ -7,7 +7,9 @@ import TestSupport
 @Suite("Retry", .enabled(if: TestServer.fault.isUsable))
 struct RetryTests {
     /// Predictable delays: no jitter, short base.
-    static func policy(attempts: Int = 3, base: Duration = .milliseconds(50), cap: Duration = .seconds(1)) -> RetryPolicy {
+    static func policy(attempts: Int = 3, base: Duration = .milliseconds(50), cap: Duration = .seconds(1))
+        -> RetryPolicy
+    {
         RetryPolicy(maxAttempts: attempts, baseDelay: base, maxDelay: cap, jitter: .none)
     }
 
@@ -68,7 +70,8 @@ struct RetryTests {
     @Test("full jitter never waits longer than the exponential delay", arguments: TransportKind.allCases)
     func fullJitterStaysWithinBounds(transport: TransportKind) async throws {
         let fault = try FaultScenario(transport)
-        let policy = RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(100), maxDelay: .milliseconds(150), jitter: .full)
+        let policy = RetryPolicy(
+            maxAttempts: 4, baseDelay: .milliseconds(100), maxDelay: .milliseconds(150), jitter: .full)
         let client = fault.client([RetryMiddleware(policy: policy)])
         _ = try await client.send(Request<Data>(path: fault.path("fail", "3", "503")))
         let gaps = try await fault.gaps()
@@ -110,8 +113,9 @@ struct RetryTests {
         policy.maxRetryAfter = .seconds(5)
         let client = fault.client([RetryMiddleware(policy: policy)])
         let (_, elapsed) = await measure {
-            await #expect { _ = try await client.send(
-                Request<Data>(path: fault.path("fail", "1", "503"), query: [QueryItem("retry_after", "120")]))
+            await #expect {
+                _ = try await client.send(
+                    Request<Data>(path: fault.path("fail", "1", "503"), query: [QueryItem("retry_after", "120")]))
             } throws: { ($0 as? ErrandError)?.status == 503 }
         }
         #expect(elapsed < .seconds(2))
@@ -122,8 +126,9 @@ struct RetryTests {
     func doesNotRetryPost(transport: TransportKind) async throws {
         let fault = try FaultScenario(transport)
         let client = fault.client([RetryMiddleware(policy: Self.policy())])
-        await #expect { _ = try await client.send(
-            Request<Data>(method: .post, path: fault.path("fail", "1", "503"), body: .json(["a": 1])))
+        await #expect {
+            _ = try await client.send(
+                Request<Data>(method: .post, path: fault.path("fail", "1", "503"), body: .json(["a": 1])))
         } throws: { ($0 as? ErrandError)?.status == 503 }
         #expect(try await fault.log().count == 1)
     }
@@ -183,9 +188,10 @@ struct RetryTests {
     func retriesRefusedConnections(transport: TransportKind) async throws {
         let recorder = EventRecorder()
         let closed = try ClosedPort()
-        let client = APIClient(configuration: ClientConfiguration(
-            baseURL: closed.url, transport: transport.make(), middleware: [RetryMiddleware(policy: Self.policy())],
-            observers: [recorder]))
+        let client = APIClient(
+            configuration: ClientConfiguration(
+                baseURL: closed.url, transport: transport.make(), middleware: [RetryMiddleware(policy: Self.policy())],
+                observers: [recorder]))
         await #expect {
             _ = try await client.send(Request<Data>(path: "nothing"))
         } throws: { ($0 as? ErrandError)?.isTransport(.cannotConnect) == true }
@@ -262,7 +268,9 @@ struct ClosedPort {
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard bound else { throw CocoaError(.fileNoSuchFile) }
         // Closing the bound (never listening) socket leaves the port free and refusing.

@@ -24,7 +24,8 @@ struct HostileAnswerTests {
         "HTTP/1.1 200 OK\r\nX-Long: " + String(repeating: "a", count: 1_000_000) + "\r\nContent-Length: 0\r\n\r\n",
     ]
 
-    @Test("an HTTP/0.9 answer, an unknown version, an impossible status and a 1 MB header line are bad responses",
+    @Test(
+        "an HTTP/0.9 answer, an unknown version, an impossible status and a 1 MB header line are bad responses",
         arguments: TransportKind.allCases, 0..<4)
     func malformedAnswers(kind: TransportKind, answer: Int) async throws {
         let server = try HostileServer(response: Array(Self.malformed[answer].utf8))
@@ -49,9 +50,11 @@ struct HostileAnswerTests {
     }
 
     /// 12,000 bytes of JSON lines, gzipped (Python's gzip module).
-    static let gzipped = "H4sIADiPDmsC/+3LOwrCQBQAwN5TLFuni7FIqwiewNrPg6wEFHdBJHh3PYTltAOz5Pv5Fpd22OUxrfvN0A9dyq20OX6Qj1OcWtqXmK/pVdqUtu/HM2qNmj+rxXVd13Vd13Vd13Vd13Vd13Vd13Vd13Vd13Vd13Vd13Vd13X/dL/cGDVP4C4AAA=="
+    static let gzipped =
+        "H4sIADiPDmsC/+3LOwrCQBQAwN5TLFuni7FIqwiewNrPg6wEFHdBJHh3PYTltAOz5Pv5Fpd22OUxrfvN0A9dyq20OX6Qj1OcWtqXmK/pVdqUtu/HM2qNmj+rxXVd13Vd13Vd13Vd13Vd13Vd13Vd13Vd13Vd13Vd13Vd13X/dL/cGDVP4C4AAA=="
 
-    @Test("a gzip body cut short is never a success, framed by close or by its own Content-Length",
+    @Test(
+        "a gzip body cut short is never a success, framed by close or by its own Content-Length",
         arguments: TransportKind.allCases)
     func cutCompressedBody(kind: TransportKind) async throws {
         let whole = try #require(Data(base64Encoded: Self.gzipped))
@@ -65,11 +68,14 @@ struct HostileAnswerTests {
             let error = await #expect(throws: ErrandError.self) { try await kind.make().send(Self.request(server)) }
             // curl decodes and finds the stream unfinished; URLSession on Linux, which cannot check, refuses a coding
             // it did not ask for.
-            #expect([.connectionLost, .badResponse].contains(Self.failureKind(error)), "\(kind): \(String(describing: error))")
+            #expect(
+                [.connectionLost, .badResponse].contains(Self.failureKind(error)),
+                "\(kind): \(String(describing: error))")
         }
     }
 
-    @Test("a whole gzip body the request did not ask for: curl decodes it, URLSession on Linux refuses it",
+    @Test(
+        "a whole gzip body the request did not ask for: curl decodes it, URLSession on Linux refuses it",
         arguments: TransportKind.allCases)
     func unrequestedCoding(kind: TransportKind) async throws {
         let whole = try Array(#require(Data(base64Encoded: Self.gzipped)))
@@ -95,7 +101,8 @@ struct HostileAnswerTests {
 
     @Test("a body cut short of its Content-Length is a lost connection", arguments: TransportKind.allCases)
     func cutPlainBody(kind: TransportKind) async throws {
-        let server = try HostileServer(head: ["HTTP/1.1 200 OK", "Content-Length: 50000"], body: Array(repeating: 0x61, count: 17_000))
+        let server = try HostileServer(
+            head: ["HTTP/1.1 200 OK", "Content-Length: 50000"], body: Array(repeating: 0x61, count: 17_000))
         let error = await #expect(throws: ErrandError.self) { try await kind.make().send(Self.request(server)) }
         #expect(Self.failureKind(error) == .connectionLost, "\(kind): \(String(describing: error))")
     }

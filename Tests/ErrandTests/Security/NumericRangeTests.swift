@@ -6,7 +6,8 @@ import Testing
 /// Numbers a caller passes are checked or clamped as documented: none traps, none waits beyond reason.
 @Suite("Security: numeric parameters are checked or clamped")
 struct NumericRangeTests {
-    @Test("a rate above a billion per second counts as a billion: callers pass at once, nothing overflows",
+    @Test(
+        "a rate above a billion per second counts as a billion: callers pass at once, nothing overflows",
         arguments: [1e20, Double.greatestFiniteMagnitude])
     func hugeRate(rate: Double) async throws {
         let limiter = RateLimiter(rate: rate, burst: 4)
@@ -14,7 +15,8 @@ struct NumericRangeTests {
         for _ in 0..<10 { try await limiter.acquire() }
     }
 
-    @Test("a rate below one a day, zero, negative or NaN is refused with a sentence, never a trap or an endless wait",
+    @Test(
+        "a rate below one a day, zero, negative or NaN is refused with a sentence, never a trap or an endless wait",
         arguments: [1e-20, 1e-6, 0, -1, Double.nan, Double.infinity, -Double.infinity])
     func tinyRate(rate: Double) async {
         let limiter = RateLimiter(rate: rate)
@@ -26,9 +28,11 @@ struct NumericRangeTests {
         #expect(reason.contains("a rate limiter's rate must be"))
     }
 
-    @Test("a strict window longer than a day, or of no length, is refused", arguments: [
-        Duration.seconds(86_401), .seconds(1e12), .zero, .seconds(-1),
-    ])
+    @Test(
+        "a strict window longer than a day, or of no length, is refused",
+        arguments: [
+            Duration.seconds(86_401), .seconds(1e12), .zero, .seconds(-1),
+        ])
     func badWindow(window: Duration) async {
         let limiter = RateLimiter(limit: 5, per: window)
         await #expect(throws: ErrandError.self) { try await limiter.acquire() }
@@ -61,7 +65,10 @@ struct NumericRangeTests {
 struct SizeLimitMessageTests {
     @Test("50,000,000 bytes read as 50 MB, as the documentation says")
     func decimalUnits() {
-        #expect(ErrandError.bodyTooLarge(limit: 50_000_000).userMessage == "The response was larger than the limit of 50 MB.")
-        #expect(ErrandError.bodyTooLarge(limit: 1_000_000).userMessage == "The response was larger than the limit of 1 MB.")
+        #expect(
+            ErrandError.bodyTooLarge(limit: 50_000_000).userMessage
+                == "The response was larger than the limit of 50 MB.")
+        #expect(
+            ErrandError.bodyTooLarge(limit: 1_000_000).userMessage == "The response was larger than the limit of 1 MB.")
     }
 }

@@ -11,23 +11,27 @@ import FoundationNetworking
 /// configured for loopback, and every redirect hop obeys the rule the first request did, on both transports.
 @Suite("Security: plain http only where the client was configured for it")
 struct PlainHTTPTests {
-    @Test("the policy follows the base URL and the opt-in", arguments: [
-        ("https://api.example.com/v1", false, PlainHTTPPolicy.never),
-        ("http://127.0.0.1:8080", false, .loopback),
-        ("https://localhost:8443", false, .loopback),
-        ("http://[::1]:80", false, .loopback),
-        ("https://api.example.com/v1", true, .anywhere),
-        ("https://x.localhost", false, .never),
-    ])
+    @Test(
+        "the policy follows the base URL and the opt-in",
+        arguments: [
+            ("https://api.example.com/v1", false, PlainHTTPPolicy.never),
+            ("http://127.0.0.1:8080", false, .loopback),
+            ("https://localhost:8443", false, .loopback),
+            ("http://[::1]:80", false, .loopback),
+            ("https://api.example.com/v1", true, .anywhere),
+            ("https://x.localhost", false, .never),
+        ])
     func policy(base: String, allowsInsecureHTTP: Bool, expected: PlainHTTPPolicy) {
         #expect(PlainHTTPPolicy(baseURL: URL(string: base)!, allowsInsecureHTTP: allowsInsecureHTTP) == expected)
     }
 
-    @Test("*.localhost, leading zeros and look-alikes are not loopback; the plain forms are", arguments: [
-        ("localhost", true), ("127.0.0.1", true), ("127.255.0.9", true), ("::1", true), ("[::1]", true),
-        ("api.localhost", false), ("127.0.0.01", false), ("0177.0.0.1", false), ("127.0.0.1.example.com", false),
-        ("10.0.0.1", false), ("169.254.169.254", false),
-    ])
+    @Test(
+        "*.localhost, leading zeros and look-alikes are not loopback; the plain forms are",
+        arguments: [
+            ("localhost", true), ("127.0.0.1", true), ("127.255.0.9", true), ("::1", true), ("[::1]", true),
+            ("api.localhost", false), ("127.0.0.01", false), ("0177.0.0.1", false), ("127.0.0.1.example.com", false),
+            ("10.0.0.1", false), ("169.254.169.254", false),
+        ])
     func loopback(host: String, expected: Bool) {
         #expect(PlainHTTPPolicy.isLoopback(host) == expected)
     }
@@ -35,10 +39,15 @@ struct PlainHTTPTests {
     @Test("an https client refuses an absolute http URL to loopback that an answer handed out, before sending it")
     func remoteClientRefusesLoopbackHTTP() async {
         let stub = StubTransport()
-        let client = APIClient(configuration: ClientConfiguration(
-            baseURL: URL(string: "https://collectionapi.metmuseum.org/public/collection/v1")!, transport: stub))
-        for text in ["http://127.0.0.1:6379/", "http://localhost:8080/admin", "http://[::1]:9000/x", "http://x.localhost/y"] {
-            let error = await #expect(throws: ErrandError.self) { try await client.send(Request<Data>(url: URL(string: text)!)) }
+        let client = APIClient(
+            configuration: ClientConfiguration(
+                baseURL: URL(string: "https://collectionapi.metmuseum.org/public/collection/v1")!, transport: stub))
+        for text in [
+            "http://127.0.0.1:6379/", "http://localhost:8080/admin", "http://[::1]:9000/x", "http://x.localhost/y",
+        ] {
+            let error = await #expect(throws: ErrandError.self) {
+                try await client.send(Request<Data>(url: URL(string: text)!))
+            }
             guard case .insecureURL? = error else {
                 Issue.record("\(text): expected insecureURL, got \(String(describing: error))")
                 continue
@@ -51,13 +60,17 @@ struct PlainHTTPTests {
     func loopbackAndOptInClients() async throws {
         let stub = StubTransport()
         stub.respond(to: "x", json: "{}")
-        let local = APIClient(configuration: ClientConfiguration(baseURL: URL(string: "http://127.0.0.1:8080")!, transport: stub))
+        let local = APIClient(
+            configuration: ClientConfiguration(baseURL: URL(string: "http://127.0.0.1:8080")!, transport: stub))
         _ = try await local.send(Request<Data>(url: URL(string: "http://localhost:9/x")!))
-        await #expect(throws: ErrandError.self) { try await local.send(Request<Data>(url: URL(string: "http://example.com/x")!)) }
+        await #expect(throws: ErrandError.self) {
+            try await local.send(Request<Data>(url: URL(string: "http://example.com/x")!))
+        }
 
         var configuration = ClientConfiguration(baseURL: URL(string: "https://api.example.com")!, transport: stub)
         configuration.allowsInsecureHTTP = true
-        _ = try await APIClient(configuration: configuration).send(Request<Data>(url: URL(string: "http://example.com/x")!))
+        _ = try await APIClient(configuration: configuration).send(
+            Request<Data>(url: URL(string: "http://example.com/x")!))
         #expect(stub.requests.count == 2)
         #expect(stub.requests.allSatisfy { $0.redirects.plainHTTP != .never }, "the rule travels with the request")
     }
@@ -94,20 +107,23 @@ struct PlainHTTPTests {
     func urlSessionHops(from: String, to: String, policy: PlainHTTPPolicy, followed: Bool) throws {
         let request = TransportRequest(url: URL(string: from)!, redirects: RedirectPolicy(plainHTTP: policy))
         let exchange = URLSessionExchange(request: request, urlRequest: URLRequest(url: request.url), redirectsSoFar: 0)
-        let response = try #require(HTTPURLResponse(
-            url: request.url, statusCode: 302, httpVersion: "HTTP/1.1", headerFields: ["Location": to]))
+        let response = try #require(
+            HTTPURLResponse(
+                url: request.url, statusCode: 302, httpVersion: "HTTP/1.1", headerFields: ["Location": to]))
         let next = exchange.redirect(from: response, to: URLRequest(url: URL(string: to)!))
         #expect((next != nil) == followed, "\(from) → \(to)")
     }
 
-    @Test("credentials stay behind when the scheme, host or port changes, and only then", arguments: [
-        ("https://api.example.com/a", "https://api.example.com/b", true),
-        ("https://api.example.com/a", "https://api.example.com:443/b", true),
-        ("https://API.example.com/a", "https://api.example.com/b", true),
-        ("https://api.example.com/a", "https://api.example.com:8443/b", false),
-        ("https://api.example.com/a", "https://cdn.example.com/b", false),
-        ("http://127.0.0.1:80/a", "https://127.0.0.1:80/b", false),
-    ])
+    @Test(
+        "credentials stay behind when the scheme, host or port changes, and only then",
+        arguments: [
+            ("https://api.example.com/a", "https://api.example.com/b", true),
+            ("https://api.example.com/a", "https://api.example.com:443/b", true),
+            ("https://API.example.com/a", "https://api.example.com/b", true),
+            ("https://api.example.com/a", "https://api.example.com:8443/b", false),
+            ("https://api.example.com/a", "https://cdn.example.com/b", false),
+            ("http://127.0.0.1:80/a", "https://127.0.0.1:80/b", false),
+        ])
     func credentialRule(from: String, to: String, kept: Bool) {
         let headers: HTTPHeaders = [
             "Authorization": "Bearer t", "Proxy-Authorization": "Basic x", "Cookie": "s=1", "X-Trace": "kept",

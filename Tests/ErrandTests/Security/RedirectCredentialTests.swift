@@ -16,21 +16,25 @@ struct RedirectCredentialTests {
     /// URLSessionTransport follows itself, since FoundationNetworking drops the body).
     static let cases: [(TransportKind, Int)] = TransportKind.allCases.flatMap { [($0, 302), ($0, 307)] }
 
-    @Test("Authorization, Proxy-Authorization and Cookie stay behind when the port changes",
+    @Test(
+        "Authorization, Proxy-Authorization and Cookie stay behind when the port changes",
         .enabled(if: TestServer.httpbin.isUsable && TestServer.fault.isUsable), arguments: cases)
     func credentialsStayBehind(kind: TransportKind, status: Int) async throws {
         let fault = try TestServer.fault.url()
         let key = "redirect-credentials-\(kind)-\(status)"
         let target = fault.appendingPathComponent("ok").appendingPathComponent(key).absoluteString
-        let client = APIClient(configuration: ClientConfiguration(baseURL: try TestServer.httpbin.url(), transport: kind.make()))
+        let client = APIClient(
+            configuration: ClientConfiguration(baseURL: try TestServer.httpbin.url(), transport: kind.make()))
         let headers: HTTPHeaders = [
             "Authorization": "Bearer hunter2", "Proxy-Authorization": "Basic aHVudGVyMg==", "Cookie": "session=hunter2",
             "X-Trace": "kept",
         ]
         let body: RequestBody? = status == 307 ? .data(Data("payload".utf8), contentType: "text/plain") : nil
-        let response = try await client.send(Request<Data>(
-            method: status == 307 ? .post : .get, path: "redirect-to",
-            query: [QueryItem("url", target), QueryItem("status_code", String(status))], headers: headers, body: body))
+        let response = try await client.send(
+            Request<Data>(
+                method: status == 307 ? .post : .get, path: "redirect-to",
+                query: [QueryItem("url", target), QueryItem("status_code", String(status))], headers: headers,
+                body: body))
         #expect(response.status == 200)
 
         let logClient = APIClient(configuration: ClientConfiguration(baseURL: fault, transport: kind.make()))
@@ -42,7 +46,8 @@ struct RedirectCredentialTests {
         #expect(!names.contains("authorization"))
         #expect(!names.contains("proxy-authorization"))
         #expect(!names.contains("cookie"))
-        #expect(received.first { $0.key.lowercased() == "x-trace" }?.value == "kept", "other fields follow the redirect")
+        #expect(
+            received.first { $0.key.lowercased() == "x-trace" }?.value == "kept", "other fields follow the redirect")
         _ = try? await logClient.send(Request<Data>(method: .delete, path: "__log", query: [QueryItem("key", key)]))
     }
 }

@@ -10,9 +10,11 @@ import FoundationNetworking
 /// could downgrade to plain http, whatever the transport.
 @Suite("Security: request shape")
 struct RequestShapeTests {
-    @Test("dot segments cannot lead a request outside the base path", arguments: [
-        ["..", "admin"], [".", "x"], ["objects", ".."],
-    ])
+    @Test(
+        "dot segments cannot lead a request outside the base path",
+        arguments: [
+            ["..", "admin"], [".", "x"], ["objects", ".."],
+        ])
     func dotSegmentsAreRefused(segments: [String]) {
         let base = URL(string: "https://api.example.com/public/v1")!
         #expect(throws: ErrandError.self) { try URLBuilder.url(base: base, segments: segments) }
@@ -25,22 +27,27 @@ struct RequestShapeTests {
         #expect(url.absoluteString == "https://h.example/v1/a..b/.../.hidden")
     }
 
-    @Test("the URLSession transport refuses https → http and https → other schemes", arguments: [
-        "http://api.example.com/next", "ftp://api.example.com/next", "file:///etc/passwd",
-    ])
+    @Test(
+        "the URLSession transport refuses https → http and https → other schemes",
+        arguments: [
+            "http://api.example.com/next", "ftp://api.example.com/next", "file:///etc/passwd",
+        ])
     func urlSessionRefusesDowngrade(target: String) throws {
         let request = TransportRequest(url: URL(string: "https://api.example.com/start")!)
         let exchange = URLSessionExchange(
             request: request, urlRequest: URLRequest(url: request.url), redirectsSoFar: 0)
-        let response = try #require(HTTPURLResponse(
-            url: request.url, statusCode: 302, httpVersion: "HTTP/1.1", headerFields: ["Location": target]))
+        let response = try #require(
+            HTTPURLResponse(
+                url: request.url, statusCode: 302, httpVersion: "HTTP/1.1", headerFields: ["Location": target]))
         #expect(exchange.redirect(from: response, to: URLRequest(url: URL(string: target)!)) == nil)
     }
 
     #if canImport(CCurl)
-    @Test("the curl transport refuses https → http and https → other schemes", arguments: [
-        "http://api.example.com/next", "ftp://api.example.com/next", "file:///etc/passwd",
-    ])
+    @Test(
+        "the curl transport refuses https → http and https → other schemes",
+        arguments: [
+            "http://api.example.com/next", "ftp://api.example.com/next", "file:///etc/passwd",
+        ])
     func curlRefusesDowngrade(target: String) throws {
         let hop = CurlHop(TransportRequest(url: URL(string: "https://api.example.com/start")!))
         guard case .failure(.transport(let failure)) = hop.following(status: 302, to: URL(string: target)!) else {

@@ -25,7 +25,8 @@ struct SecretRedactionTests {
     @Test func aStatusFailureMasksSetCookieAndOtherSecretResponseHeaders() async {
         let stub = StubTransport()
         stub.respond(
-            to: "login", status: 401, headers: ["Set-Cookie": "session=hunter2; HttpOnly", "WWW-Authenticate": "Bearer"],
+            to: "login", status: 401,
+            headers: ["Set-Cookie": "session=hunter2; HttpOnly", "WWW-Authenticate": "Bearer"],
             body: Data("{}".utf8))
         let client = client(base: "https://api.example.com/v1", stub: stub)
         let error = await #expect(throws: ErrandError.self) { try await client.send(Request<Data>(path: "login")) }
@@ -55,12 +56,19 @@ struct SecretRedactionTests {
 
     @Test func aWireFailureQuotingTheURLIsMasked() async {
         let stub = StubTransport()
-        stub.fail("search", with: .transport(TransportFailure(
-            kind: .cannotConnect, url: URL(string: "https://api.example.com/v2/SECRETKEY/search?s=x&api_key=hunter2"),
-            underlying: "could not connect to https://api.example.com/v2/SECRETKEY/search?s=x&api_key=hunter2 (refused)")))
+        stub.fail(
+            "search",
+            with: .transport(
+                TransportFailure(
+                    kind: .cannotConnect,
+                    url: URL(string: "https://api.example.com/v2/SECRETKEY/search?s=x&api_key=hunter2"),
+                    underlying:
+                        "could not connect to https://api.example.com/v2/SECRETKEY/search?s=x&api_key=hunter2 (refused)"
+                )))
         let client = client(base: "https://api.example.com/v2/SECRETKEY", stub: stub)
         let error = await #expect(throws: ErrandError.self) {
-            try await client.send(Request<Data>(path: "search", query: [QueryItem("s", "x"), QueryItem("api_key", "hunter2")]))
+            try await client.send(
+                Request<Data>(path: "search", query: [QueryItem("s", "x"), QueryItem("api_key", "hunter2")]))
         }
         expectNoSecrets(error)
         #expect(error?.debugDescription.contains("s=x") == true, "what is not secret stays readable")
@@ -68,9 +76,12 @@ struct SecretRedactionTests {
 
     @Test func aStreamedRequestsFailureIsMaskedToo() async {
         let stub = StubTransport()
-        stub.fail("big", with: .transport(TransportFailure(
-            kind: .connectionLost, url: URL(string: "https://api.example.com/v2/SECRETKEY/big?api_key=hunter2"),
-            underlying: "lost https://api.example.com/v2/SECRETKEY/big?api_key=hunter2")))
+        stub.fail(
+            "big",
+            with: .transport(
+                TransportFailure(
+                    kind: .connectionLost, url: URL(string: "https://api.example.com/v2/SECRETKEY/big?api_key=hunter2"),
+                    underlying: "lost https://api.example.com/v2/SECRETKEY/big?api_key=hunter2")))
         let client = client(base: "https://api.example.com/v2/SECRETKEY", stub: stub)
         let error = await #expect(throws: ErrandError.self) {
             try await client.stream(Request<Data>(path: "big", query: [QueryItem("api_key", "hunter2")]))
@@ -87,7 +98,8 @@ struct SecretRedactionTests {
         #expect(rules.redact(text: "GET \(leak.absoluteString) failed") == "GET \(expected) failed")
 
         let transport = AnsweringTransport(response: TransportResponse(status: 500, body: Data("oops".utf8), url: leak))
-        var configuration = ClientConfiguration(baseURL: URL(string: "https://api.example.com/v2/SECRETKEY")!, transport: transport)
+        var configuration = ClientConfiguration(
+            baseURL: URL(string: "https://api.example.com/v2/SECRETKEY")!, transport: transport)
         configuration.redaction = rules
         let error = await #expect(throws: ErrandError.self) {
             try await APIClient(configuration: configuration).send(Request<Data>(path: "search"))
@@ -96,12 +108,14 @@ struct SecretRedactionTests {
         #expect(error?.debugDescription.contains(expected) == true, "\(String(describing: error?.debugDescription))")
     }
 
-    @Test("masks never garble: adjacent, repeated and percent-encoded secrets read as one mask each", arguments: [
-        ("https://h/SECRETKEYSECRETKEY/x", "https://h/***/x"),
-        ("https://h/a/SECRETKEY/b/SECRETKEY", "https://h/a/***/b/***"),
-        ("https://h/x?api_key=SECRETKEY", "https://h/x?api_key=***"),
-        ("https://h/x?q=my%20SECRETKEY%20here", "https://h/x?q=my%20***%20here"),
-    ])
+    @Test(
+        "masks never garble: adjacent, repeated and percent-encoded secrets read as one mask each",
+        arguments: [
+            ("https://h/SECRETKEYSECRETKEY/x", "https://h/***/x"),
+            ("https://h/a/SECRETKEY/b/SECRETKEY", "https://h/a/***/b/***"),
+            ("https://h/x?api_key=SECRETKEY", "https://h/x?api_key=***"),
+            ("https://h/x?q=my%20SECRETKEY%20here", "https://h/x?q=my%20***%20here"),
+        ])
     func masksDoNotGarble(url: String, expected: String) {
         #expect(redaction.redact(URL(string: url)!) == expected)
         #expect(redaction.redact(text: url) == expected)
@@ -118,12 +132,14 @@ struct SecretRedactionTests {
         #expect(Redaction().redact(URL(string: "https://me:hunter2@h.example/x")!) == "https://h.example/x")
     }
 
-    @Test("free text loses secret query values and path segments", arguments: [
-        ("GET https://h/x?api_key=hunter2&s=1 failed", "GET https://h/x?api_key=***&s=1 failed"),
-        ("url: https://h/SECRETKEY/x?API_KEY=hunter2#top", "url: https://h/***/x?API_KEY=***#top"),
-        ("\"https://h/x?s=1&api%5Fkey=hunter2\"", "\"https://h/x?s=1&api%5Fkey=***\""),
-        ("no secrets = here", "no secrets = here"),
-    ])
+    @Test(
+        "free text loses secret query values and path segments",
+        arguments: [
+            ("GET https://h/x?api_key=hunter2&s=1 failed", "GET https://h/x?api_key=***&s=1 failed"),
+            ("url: https://h/SECRETKEY/x?API_KEY=hunter2#top", "url: https://h/***/x?API_KEY=***#top"),
+            ("\"https://h/x?s=1&api%5Fkey=hunter2\"", "\"https://h/x?s=1&api%5Fkey=***\""),
+            ("no secrets = here", "no secrets = here"),
+        ])
     func freeTextRedaction(text: String, expected: String) {
         #expect(redaction.redact(text: text) == expected)
     }

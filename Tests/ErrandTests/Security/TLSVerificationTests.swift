@@ -8,8 +8,9 @@ import TestSupport
 @Suite("Security: TLS verification fails closed", .serialized)
 struct TLSVerificationTests {
     private func failureKind(_ transport: any Transport) async throws -> TransportFailure.Kind? {
-        let client = APIClient(configuration: ClientConfiguration(
-            baseURL: try TestServer.nginxHTTPS.url(), transport: transport, timeout: .seconds(10)))
+        let client = APIClient(
+            configuration: ClientConfiguration(
+                baseURL: try TestServer.nginxHTTPS.url(), transport: transport, timeout: .seconds(10)))
         do {
             _ = try await client.send(Request<Data>(path: "small.json"))
             return nil
@@ -19,23 +20,28 @@ struct TLSVerificationTests {
         }
     }
 
-    @Test("URLSession refuses a certificate the system store does not trust", .enabled(if: TestServer.nginxHTTPS.isUsable))
+    @Test(
+        "URLSession refuses a certificate the system store does not trust", .enabled(if: TestServer.nginxHTTPS.isUsable)
+    )
     func urlSessionRefusesUntrusted() async throws {
         #expect(try await failureKind(URLSessionTransport()) == .tls)
     }
 
     #if canImport(CCurl)
-    @Test("a CA bundle that does not exist is not a reason to skip verification",
+    @Test(
+        "a CA bundle that does not exist is not a reason to skip verification",
         .enabled(if: TestServer.nginxHTTPS.isUsable))
     func missingCABundle() async throws {
         let transport = CurlTransport(configuration: .init(caBundle: URL(fileURLWithPath: "/nonexistent/ca.pem")))
         #expect(try await failureKind(transport) == .tls)
     }
 
-    @Test("an empty or malformed pin refuses the server instead of pinning nothing",
+    @Test(
+        "an empty or malformed pin refuses the server instead of pinning nothing",
         .enabled(if: TestServer.nginxHTTPS.isUsable), arguments: ["", "sha256//", "sha256//not-base64!"])
     func malformedPin(pin: String) async throws {
-        let transport = CurlTransport(configuration: .init(caBundle: TestServer.certificateAuthority, pinnedPublicKey: pin))
+        let transport = CurlTransport(
+            configuration: .init(caBundle: TestServer.certificateAuthority, pinnedPublicKey: pin))
         #expect(try await failureKind(transport) == .tls)
     }
     #endif

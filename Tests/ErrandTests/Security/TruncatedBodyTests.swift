@@ -12,10 +12,12 @@ import TestSupport
 struct TruncatedBodyTests {
     static let transports = TransportKind.allCases
 
-    @Test("a cut-off body fails as a lost connection or an unreadable response", .enabled(if: TestServer.fault.isUsable),
+    @Test(
+        "a cut-off body fails as a lost connection or an unreadable response", .enabled(if: TestServer.fault.isUsable),
         arguments: transports)
     func truncated(kind: TransportKind) async throws {
-        let client = APIClient(configuration: ClientConfiguration(baseURL: try TestServer.fault.url(), transport: kind.make()))
+        let client = APIClient(
+            configuration: ClientConfiguration(baseURL: try TestServer.fault.url(), transport: kind.make()))
         let error = await #expect(throws: ErrandError.self) {
             try await client.send(Request<Data>(segments: ["truncated-gzip", "truncated-\(kind)"]))
         }
@@ -29,8 +31,9 @@ struct TruncatedBodyTests {
     @Test("on Linux, URLSessionTransport asks for identity unless the request names an encoding")
     func identityOnLinux() {
         let plain = URLSessionTransport.makeURLRequest(TransportRequest(url: URL(string: "https://h.example/x")!))
-        let named = URLSessionTransport.makeURLRequest(TransportRequest(
-            url: URL(string: "https://h.example/x")!, headers: ["Accept-Encoding": "gzip"]))
+        let named = URLSessionTransport.makeURLRequest(
+            TransportRequest(
+                url: URL(string: "https://h.example/x")!, headers: ["Accept-Encoding": "gzip"]))
         #if canImport(FoundationNetworking)
         #expect(plain.value(forHTTPHeaderField: "Accept-Encoding") == "identity")
         #else

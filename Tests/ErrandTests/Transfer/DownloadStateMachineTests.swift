@@ -13,14 +13,17 @@ struct DownloadStateMachineTests {
         var noValidator = DownloadStateMachine()
         #expect(noValidator.start(partialSize: 10, validator: nil, resume: true) == .request(range: nil, ifRange: nil))
         var notResuming = DownloadStateMachine()
-        #expect(notResuming.start(partialSize: 10, validator: etag, resume: false) == .request(range: nil, ifRange: nil))
+        #expect(
+            notResuming.start(partialSize: 10, validator: etag, resume: false) == .request(range: nil, ifRange: nil))
     }
 
     @Test("a partial file is continued with Range and If-Range; 206 appends; the announced total ends it")
     func resumes() {
         var machine = DownloadStateMachine()
         #expect(machine.start(partialSize: 100, validator: etag, resume: true) == .request(range: 100, ifRange: etag))
-        #expect(machine.head(status: 206, contentLength: 50, contentRange: "bytes 100-149/150", accepts: true) == .write(at: 100))
+        #expect(
+            machine.head(status: 206, contentLength: 50, contentRange: "bytes 100-149/150", accepts: true)
+                == .write(at: 100))
         #expect(machine.received(30) == .none)
         #expect(machine.bytesWritten == 130)
         #expect(machine.received(20) == .none)
@@ -50,8 +53,9 @@ struct DownloadStateMachineTests {
         _ = longer.start(partialSize: 200, validator: etag, resume: true)
         #expect(longer.head(status: 416, contentLength: nil, contentRange: "bytes */150", accepts: false) == .restart)
         #expect(longer.state == .requesting(offset: 0, restarted: true))
-        #expect(longer.head(status: 416, contentLength: nil, contentRange: "bytes */150", accepts: false)
-            == .fail(.status(416), discard: false))
+        #expect(
+            longer.head(status: 416, contentLength: nil, contentRange: "bytes */150", accepts: false)
+                == .fail(.status(416), discard: false))
     }
 
     @Test("a 206 for another range restarts without a range")
@@ -78,7 +82,9 @@ struct DownloadStateMachineTests {
     func statuses() {
         var missing = DownloadStateMachine()
         _ = missing.start(partialSize: 100, validator: etag, resume: true)
-        #expect(missing.head(status: 404, contentLength: 9, contentRange: nil, accepts: false) == .fail(.status(404), discard: false))
+        #expect(
+            missing.head(status: 404, contentLength: 9, contentRange: nil, accepts: false)
+                == .fail(.status(404), discard: false))
         var chunked = DownloadStateMachine()
         _ = chunked.start(partialSize: 0, validator: nil, resume: false)
         _ = chunked.head(status: 200, contentLength: nil, contentRange: nil, accepts: true)
@@ -98,20 +104,24 @@ struct DownloadStateMachineTests {
         #expect(machine.failed("again") == .none)
     }
 
-    @Test("Content-Range forms", arguments: [
-        ("bytes 0-9/10", ContentRange(start: 0, end: 9, total: 10)),
-        ("bytes 5-9/*", ContentRange(start: 5, end: 9, total: nil)),
-        ("bytes */42", ContentRange(start: nil, end: nil, total: 42)),
-        ("bytes 9-5/10", nil), ("bytes 0-10/10", nil), ("items 0-1/2", nil), ("bytes */*", nil), ("bytes 1-2", nil),
-    ] as [(String, ContentRange?)])
+    @Test(
+        "Content-Range forms",
+        arguments: [
+            ("bytes 0-9/10", ContentRange(start: 0, end: 9, total: 10)),
+            ("bytes 5-9/*", ContentRange(start: 5, end: 9, total: nil)),
+            ("bytes */42", ContentRange(start: nil, end: nil, total: 42)),
+            ("bytes 9-5/10", nil), ("bytes 0-10/10", nil), ("items 0-1/2", nil), ("bytes */*", nil), ("bytes 1-2", nil),
+        ] as [(String, ContentRange?)])
     func contentRange(text: String, expected: ContentRange?) {
         #expect(ContentRange(text) == expected)
     }
 
     @Test("validators: a strong ETag first, else Last-Modified; weak ETags are never used")
     func validators() {
-        #expect(DownloadStateMachine.Validator.of(etag: "\"x\"", lastModified: "d") == .init(value: "\"x\"", isETag: true))
-        #expect(DownloadStateMachine.Validator.of(etag: "W/\"x\"", lastModified: "d") == .init(value: "d", isETag: false))
+        #expect(
+            DownloadStateMachine.Validator.of(etag: "\"x\"", lastModified: "d") == .init(value: "\"x\"", isETag: true))
+        #expect(
+            DownloadStateMachine.Validator.of(etag: "W/\"x\"", lastModified: "d") == .init(value: "d", isETag: false))
         #expect(DownloadStateMachine.Validator.of(etag: nil, lastModified: nil) == nil)
     }
 }

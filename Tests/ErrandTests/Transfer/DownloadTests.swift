@@ -15,11 +15,13 @@ struct DownloadTests {
         let contents: Data
 
         init(size: Int, name: String = "file-\(UUID()).bin") throws {
-            let state = try #require(TestServer.environment("SERVERS_STATE"), "SERVERS_STATE is not set: run scripts/test")
+            let state = try #require(
+                TestServer.environment("SERVERS_STATE"), "SERVERS_STATE is not set: run scripts/test")
             self.name = name
             path = URL(fileURLWithPath: state).appendingPathComponent("www/downloads/\(name)")
             contents = DownloadTests.randomData(size)
-            try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
             try contents.write(to: path)
         }
 
@@ -71,7 +73,8 @@ struct DownloadTests {
         try file.saveRecord(DownloadFile.Record(validator: validator, length: nil, url: url.absoluteString))
     }
 
-    @Test("a whole file arrives byte for byte, with progress that never goes back and ends at the total",
+    @Test(
+        "a whole file arrives byte for byte, with progress that never goes back and ends at the total",
         arguments: TransportKind.allCases)
     func wholeFile(kind: TransportKind) async throws {
         let served = try Served(size: 3 << 20)
@@ -102,7 +105,8 @@ struct DownloadTests {
         let destination = try Self.folder().appendingPathComponent("file.bin")
         let client = try client(kind)
         let url = try served.url()
-        try leavePartial(served.contents.prefix(700_000), validator: try await etag(client, url), url: url, destination: destination)
+        try leavePartial(
+            served.contents.prefix(700_000), validator: try await etag(client, url), url: url, destination: destination)
         let progress = TransferProgressStream(interval: .milliseconds(1))
         async let finished = client.download(Request(url: url), to: destination, resume: true, progress: progress)
         var updates: [TransferProgress] = []
@@ -116,7 +120,8 @@ struct DownloadTests {
         #expect(updates.last?.bytesReceived == Int64(served.contents.count))
     }
 
-    @Test("a server that ignores Range sends 200 and the download restarts cleanly from zero",
+    @Test(
+        "a server that ignores Range sends 200 and the download restarts cleanly from zero",
         arguments: TransportKind.allCases)
     func serverIgnoresRange(kind: TransportKind) async throws {
         let served = try Served(size: 1 << 20)
@@ -124,7 +129,9 @@ struct DownloadTests {
         let client = try client(kind)
         let url = try served.url("no-ranges")
         // Wrong bytes in the partial file: kept, they would corrupt the result.
-        try leavePartial(Data(repeating: 0, count: 300_000), validator: try await etag(client, url), url: url, destination: destination)
+        try leavePartial(
+            Data(repeating: 0, count: 300_000), validator: try await etag(client, url), url: url,
+            destination: destination)
         let download = try await client.download(Request(url: url), to: destination, resume: true)
         #expect(download.status == 200)
         #expect(!download.resumed)
@@ -162,7 +169,8 @@ struct DownloadTests {
         #expect(try Data(contentsOf: destination) == served.contents)
     }
 
-    @Test("cancellation leaves the destination as it was and the partial file for a resume",
+    @Test(
+        "cancellation leaves the destination as it was and the partial file for a resume",
         arguments: TransportKind.allCases)
     func cancellation(kind: TransportKind) async throws {
         let served = try Served(size: 8 << 20)
@@ -219,7 +227,8 @@ struct DownloadTests {
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
 
-    @Test("a killed process leaves the destination untouched, and resuming gives the same bytes",
+    @Test(
+        "a killed process leaves the destination untouched, and resuming gives the same bytes",
         .enabled(if: DownloadChild.isBuilt), arguments: TransportKind.allCases)
     func killedProcess(kind: TransportKind) async throws {
         let served = try Served(size: 12 << 20)
@@ -246,7 +255,8 @@ struct DownloadTests {
 final class DownloadChild: Sendable {
     /// The helper beside the test bundle, as `swift build --build-tests` leaves it.
     static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("errand-download")
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "errand-download")
     }
 
     static var isBuilt: Bool {
@@ -264,7 +274,8 @@ final class DownloadChild: Sendable {
         process.executableURL = Self.executable
         // 512 KB/s: the test kills the child after a MiB, seconds before it could finish even on a loaded machine.
         process.arguments = [
-            url.absoluteString, destination.path, "--transport", kind == .urlSession ? "urlsession" : "curl", "--rate", "512k",
+            url.absoluteString, destination.path, "--transport", kind == .urlSession ? "urlsession" : "curl", "--rate",
+            "512k",
         ]
         let output = Pipe()
         process.standardOutput = output

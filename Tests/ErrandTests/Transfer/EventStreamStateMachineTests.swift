@@ -86,15 +86,17 @@ struct EventStreamStateMachineTests {
 
     @Test("too many failures in a row fail with the last one; a non-transport failure fails at once")
     func limits() {
-        var machine = machine(ReconnectionPolicy(initialDelay: .milliseconds(1), jitter: false, maxConsecutiveFailures: 1))
+        var machine = machine(
+            ReconnectionPolicy(initialDelay: .milliseconds(1), jitter: false, maxConsecutiveFailures: 1))
         _ = machine.start()
         #expect(machine.connectFailed(lost, serverRetry: nil) == .wait(.milliseconds(1)))
         _ = machine.waited()
         #expect(machine.connectFailed(lost, serverRetry: nil) == .fail(.failure(lost)))
         var refused = self.machine()
         _ = refused.start()
-        #expect(refused.connectFailed(.insecureURL(URL(string: "http://example.com")!), serverRetry: nil)
-            == .fail(.failure(.insecureURL(URL(string: "http://example.com")!))))
+        #expect(
+            refused.connectFailed(.insecureURL(URL(string: "http://example.com")!), serverRetry: nil)
+                == .fail(.failure(.insecureURL(URL(string: "http://example.com")!))))
     }
 
     @Test("cancellation finishes from any state; later events do nothing")

@@ -27,11 +27,12 @@ struct ServerSentEventParserTests {
     func idExample() {
         let text = ": test stream\n\ndata: first event\nid: 1\n\ndata:second event\nid\n\ndata:  third event\n\n"
         let (events, parser) = parse(text)
-        #expect(events == [
-            ServerSentEvent(id: "1", data: "first event"),
-            ServerSentEvent(id: nil, data: "second event"),
-            ServerSentEvent(id: nil, data: " third event"),
-        ])
+        #expect(
+            events == [
+                ServerSentEvent(id: "1", data: "first event"),
+                ServerSentEvent(id: nil, data: "second event"),
+                ServerSentEvent(id: nil, data: " third event"),
+            ])
         #expect(parser.lastEventID == nil)
     }
 
@@ -51,9 +52,11 @@ struct ServerSentEventParserTests {
     func lineEnds(chunkSize: Int) {
         let text = "event: a\r\ndata: 1\r\n\r\nevent: b\rdata: 2\r\rdata: 3\n\n"
         let (events, _) = parse(text, chunkSize: chunkSize)
-        #expect(events == [
-            ServerSentEvent(event: "a", data: "1"), ServerSentEvent(event: "b", data: "2"), ServerSentEvent(data: "3"),
-        ])
+        #expect(
+            events == [
+                ServerSentEvent(event: "a", data: "1"), ServerSentEvent(event: "b", data: "2"),
+                ServerSentEvent(data: "3"),
+            ])
     }
 
     @Test("a leading BOM is dropped once; a second one is part of the field name", arguments: [1, 2, 100])
@@ -75,9 +78,10 @@ struct ServerSentEventParserTests {
     @Test("retry takes ASCII digits only and sets the reconnection time")
     func retry() {
         let (events, parser) = parse("retry: 1500\ndata: a\n\nretry: 2s\ndata: b\n\nretry: -5\n\nretry\n\n")
-        #expect(events == [
-            ServerSentEvent(data: "a", retry: .milliseconds(1500)), ServerSentEvent(data: "b"),
-        ])
+        #expect(
+            events == [
+                ServerSentEvent(data: "a", retry: .milliseconds(1500)), ServerSentEvent(data: "b"),
+            ])
         #expect(parser.reconnectionTime == .milliseconds(1500))
     }
 

@@ -6,6 +6,8 @@ import Testing
 /// Server-Sent Events against the project's SSE server (Tests/Servers/sse_server.py), over every transport.
 @Suite("Server-Sent Events on the wire", .enabled(if: TestServer.sse.isUsable))
 struct ServerSentEventTests {
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // The fields are the server's JSON keys.
     struct LogEntry: Decodable, Sendable {
         var path: String
         var last_event_id: String?
@@ -33,22 +35,25 @@ struct ServerSentEventTests {
             events.append(event)
             if events.count == 5 { break }
         }
-        #expect(events == [
-            ServerSentEvent(data: "first\nsecond"),
-            ServerSentEvent(event: "named", data: " two spaces"),
-            ServerSentEvent(id: "7", data: ""),
-            ServerSentEvent(id: "7", data: "third", retry: .milliseconds(250)),
-            ServerSentEvent(id: nil, data: "fourth"),
-        ])
+        #expect(
+            events == [
+                ServerSentEvent(data: "first\nsecond"),
+                ServerSentEvent(event: "named", data: " two spaces"),
+                ServerSentEvent(id: "7", data: ""),
+                ServerSentEvent(id: "7", data: "third", retry: .milliseconds(250)),
+                ServerSentEvent(id: nil, data: "fourth"),
+            ])
     }
 
-    @Test("reconnects after each drop with Last-Event-ID and the server's retry, and stops on 204",
+    @Test(
+        "reconnects after each drop with Last-Event-ID and the server's retry, and stops on 204",
         arguments: TransportKind.allCases)
     func reconnects(kind: TransportKind) async throws {
         let client = try client(kind)
         let key = "reconnect-\(kind)-\(UUID())"
         let request = Request<Data>(
-            path: "events/\(key)", query: [QueryItem("total", "7"), QueryItem("per_connection", "3"), QueryItem("retry", "30")])
+            path: "events/\(key)",
+            query: [QueryItem("total", "7"), QueryItem("per_connection", "3"), QueryItem("retry", "30")])
         let started = ContinuousClock.now
         var ids: [String?] = []
         for try await event in client.events(request, reconnection: Self.fast) {
@@ -76,7 +81,9 @@ struct ServerSentEventTests {
         #expect(count == 0)
     }
 
-    @Test("another status fails with unacceptableStatus, a wrong type with a decoding failure", arguments: TransportKind.allCases)
+    @Test(
+        "another status fails with unacceptableStatus, a wrong type with a decoding failure",
+        arguments: TransportKind.allCases)
     func failures(kind: TransportKind) async throws {
         let client = try client(kind)
         let status = await #expect(throws: ErrandError.self) {

@@ -18,7 +18,9 @@ struct TransferProgressTests {
         var updates: [TransferProgress] = []
         for await update in progress { updates.append(update) }
         // The buffer keeps the newest: the final one.
-        #expect(updates.last == TransferProgress(bytesSent: 3, totalBytesToSend: 3, bytesReceived: 100, totalBytesToReceive: 100))
+        #expect(
+            updates.last
+                == TransferProgress(bytesSent: 3, totalBytesToSend: 3, bytesReceived: 100, totalBytesToReceive: 100))
         #expect(updates.count <= 2)
     }
 
@@ -36,13 +38,17 @@ struct TransferProgressTests {
     }
 
     static func isMonotonic(_ updates: [TransferProgress]) -> Bool {
-        zip(updates, updates.dropFirst()).allSatisfy { $0.bytesSent <= $1.bytesSent && $0.bytesReceived <= $1.bytesReceived }
+        zip(updates, updates.dropFirst()).allSatisfy {
+            $0.bytesSent <= $1.bytesSent && $0.bytesReceived <= $1.bytesReceived
+        }
     }
 
-    @Test("an upload reports the bytes sent, monotonic, ending at the body's size",
+    @Test(
+        "an upload reports the bytes sent, monotonic, ending at the body's size",
         .enabled(if: TestServer.httpbin.isUsable), arguments: TransportKind.allCases)
     func upload(kind: TransportKind) async throws {
-        let client = APIClient(configuration: ClientConfiguration(baseURL: try TestServer.httpbin.url(), transport: kind.make()))
+        let client = APIClient(
+            configuration: ClientConfiguration(baseURL: try TestServer.httpbin.url(), transport: kind.make()))
         let body = Data(repeating: 0x61, count: 3 << 20)
         let progress = TransferProgressStream(interval: .milliseconds(1))
         async let updates = collect(progress)
@@ -57,11 +63,13 @@ struct TransferProgressTests {
         #expect(seen.last?.bytesReceived == Int64(response.data.count))
     }
 
-    @Test("a download into memory reports the bytes received against Content-Length",
+    @Test(
+        "a download into memory reports the bytes received against Content-Length",
         .enabled(if: TestServer.nginxHTTP.isUsable), arguments: TransportKind.allCases)
     func download(kind: TransportKind) async throws {
         let served = try DownloadTests.Served(size: 6 << 20)
-        let client = APIClient(configuration: ClientConfiguration(baseURL: try TestServer.nginxHTTP.url(), transport: kind.make()))
+        let client = APIClient(
+            configuration: ClientConfiguration(baseURL: try TestServer.nginxHTTP.url(), transport: kind.make()))
         let progress = TransferProgressStream(interval: .milliseconds(1))
         async let updates = collect(progress)
         let response = try await client.send(Request<Data>(url: try served.url()), progress: progress)
@@ -69,16 +77,23 @@ struct TransferProgressTests {
         #expect(response.data == served.contents)
         #expect(Self.isMonotonic(seen))
         #expect(seen.count >= 2)
-        #expect(seen.dropLast().allSatisfy { $0.totalBytesToReceive == nil || $0.totalBytesToReceive == Int64(6 << 20) })
-        #expect(seen.last == TransferProgress(bytesSent: 0, totalBytesToSend: 0, bytesReceived: 6 << 20, totalBytesToReceive: 6 << 20))
+        #expect(
+            seen.dropLast().allSatisfy { $0.totalBytesToReceive == nil || $0.totalBytesToReceive == Int64(6 << 20) })
+        #expect(
+            seen.last
+                == TransferProgress(
+                    bytesSent: 0, totalBytesToSend: 0, bytesReceived: 6 << 20, totalBytesToReceive: 6 << 20))
         // A request nobody watches, on the same transport, after it: nothing reaches the finished stream.
         _ = try await client.send(Request<Data>(url: try served.url()))
         #expect(progress.current.bytesReceived == 6 << 20)
     }
 
-    @Test("a failed transfer still ends the sequence", .enabled(if: TestServer.fault.isUsable), arguments: TransportKind.allCases)
+    @Test(
+        "a failed transfer still ends the sequence", .enabled(if: TestServer.fault.isUsable),
+        arguments: TransportKind.allCases)
     func failure(kind: TransportKind) async throws {
-        let client = APIClient(configuration: ClientConfiguration(baseURL: try TestServer.fault.url(), transport: kind.make()))
+        let client = APIClient(
+            configuration: ClientConfiguration(baseURL: try TestServer.fault.url(), transport: kind.make()))
         let progress = TransferProgressStream()
         async let updates = collect(progress)
         await #expect(throws: ErrandError.self) {

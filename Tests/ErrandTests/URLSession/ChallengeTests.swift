@@ -25,7 +25,8 @@ struct ChallengeTests {
     }
 
     private static func server(_ method: String) -> URLProtectionSpace {
-        URLProtectionSpace(host: "api.example.com", port: 443, protocol: "https", realm: "api", authenticationMethod: method)
+        URLProtectionSpace(
+            host: "api.example.com", port: 443, protocol: "https", realm: "api", authenticationMethod: method)
     }
 
     private static func proxy(_ method: String) -> URLProtectionSpace {
@@ -65,7 +66,8 @@ struct ChallengeTests {
         #expect(taskAnswer(Self.server(Self.clientCertificate)).0 == .performDefaultHandling)
     }
 
-    @Test("HTTP Basic, Digest, NTLM and Negotiate from a server are cancelled, never answered with a credential",
+    @Test(
+        "HTTP Basic, Digest, NTLM and Negotiate from a server are cancelled, never answered with a credential",
         arguments: [
             NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest, NSURLAuthenticationMethodNTLM,
             NSURLAuthenticationMethodNegotiate, NSURLAuthenticationMethodDefault,
@@ -83,15 +85,18 @@ struct ChallengeTests {
         #expect(ChallengeAnswer(Self.proxy(NSURLAuthenticationMethodHTTPBasic)) == .reportStatus(407))
     }
 
-    @Test("a method the transport does not know gets default handling", arguments: [
-        NSURLAuthenticationMethodHTMLForm, "NSURLAuthenticationMethodSomethingNew",
-    ])
+    @Test(
+        "a method the transport does not know gets default handling",
+        arguments: [
+            NSURLAuthenticationMethodHTMLForm, "NSURLAuthenticationMethodSomethingNew",
+        ])
     func unknownMethod(method: String) {
         #expect(taskAnswer(Self.server(method)).0 == .performDefaultHandling)
     }
 
     /// Runs an exchange through a challenge for `space` and the cancellation URLSession then reports.
-    private func exchangeAfterChallenge(_ space: URLProtectionSpace, error: URLError) async throws -> TransportResponse {
+    private func exchangeAfterChallenge(_ space: URLProtectionSpace, error: URLError) async throws -> TransportResponse
+    {
         let url = URL(string: "https://api.example.com/private")!
         let task = session.dataTask(with: url)
         let exchange = URLSessionExchange(
@@ -114,7 +119,8 @@ struct ChallengeTests {
 
     @Test("a proxy challenge completes the exchange with 407 and Proxy-Authenticate")
     func proxyChallengeBecomesStatus() async throws {
-        let response = try await exchangeAfterChallenge(Self.proxy(NSURLAuthenticationMethodHTTPBasic), error: URLError(.cancelled))
+        let response = try await exchangeAfterChallenge(
+            Self.proxy(NSURLAuthenticationMethodHTTPBasic), error: URLError(.cancelled))
         #expect(response.status == 407)
         #expect(response.headers["Proxy-Authenticate"] != nil)
     }

@@ -10,7 +10,8 @@ struct TransactionTimingsTests {
 
     private func at(_ milliseconds: Double) -> Date { start.addingTimeInterval(milliseconds / 1000) }
 
-    @Test("a new TLS connection: DNS, TCP connect before TLS, handshake end and first byte, counted from the fetch start")
+    @Test(
+        "a new TLS connection: DNS, TCP connect before TLS, handshake end and first byte, counted from the fetch start")
     func newConnection() {
         let timings = TransactionTimings(
             fetchStart: start, domainLookupEnd: at(5), connectEnd: at(40), secureConnectionStart: at(12),
@@ -28,7 +29,8 @@ struct TransactionTimingsTests {
 
     @Test("a reused connection keeps what it did not measure, and plain http's connect is the connect end")
     func reusedConnection() {
-        let timings = TransactionTimings(fetchStart: start, responseStart: at(3), protocolName: "http/1.1", isReusedConnection: true)
+        let timings = TransactionTimings(
+            fetchStart: start, responseStart: at(3), protocolName: "http/1.1", isReusedConnection: true)
         var metrics = TransferMetrics(firstByte: .milliseconds(9))
         timings.apply(to: &metrics)
         #expect(metrics.dns == nil && metrics.connect == nil && metrics.tls == nil)
@@ -48,9 +50,12 @@ struct TransactionTimingsTests {
         #expect(metrics == TransferMetrics(firstByte: .milliseconds(9), httpVersion: "1.1"))
     }
 
-    @Test("ALPN names become HTTP versions", arguments: [
-        ("http/1.0", "1.0"), ("http/1.1", "1.1"), ("h2", "2"), ("H2", "2"), ("h3", "3"), ("spdy/3", nil), (nil, nil),
-    ] as [(String?, String?)])
+    @Test(
+        "ALPN names become HTTP versions",
+        arguments: [
+            ("http/1.0", "1.0"), ("http/1.1", "1.1"), ("h2", "2"), ("H2", "2"), ("h3", "3"), ("spdy/3", nil),
+            (nil, nil),
+        ] as [(String?, String?)])
     func httpVersion(name: String?, version: String?) {
         #expect(TransactionTimings.httpVersion(name) == version)
     }

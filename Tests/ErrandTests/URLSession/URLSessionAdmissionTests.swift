@@ -13,7 +13,8 @@ struct URLSessionAdmissionTests {
     #if canImport(FoundationNetworking)
     @Test("six requests to a server admitting two at a time: two run, four wait in the transport")
     func admitsPerServer() async throws {
-        let server = try HostileServer(head: ["HTTP/1.1 200 OK", "Content-Length: 2"], body: Array("ok".utf8), holdsResponses: true)
+        let server = try HostileServer(
+            head: ["HTTP/1.1 200 OK", "Content-Length: 2"], body: Array("ok".utf8), holdsResponses: true)
         let other = try HostileServer(head: ["HTTP/1.1 200 OK", "Content-Length: 0"])
         let configuration = URLSessionConfiguration.default
         configuration.httpMaximumConnectionsPerHost = 2
@@ -62,6 +63,7 @@ struct URLSessionAdmissionTests {
     func serverKeys() throws {
         #expect(URLSessionAdmission.serverKey(of: URL(string: "http://Example.com/a")!) == "http://example.com:80")
         #expect(URLSessionAdmission.serverKey(of: URL(string: "https://example.com/a")!) == "https://example.com:443")
-        #expect(URLSessionAdmission.serverKey(of: URL(string: "http://example.com:8080/")!) == "http://example.com:8080")
+        #expect(
+            URLSessionAdmission.serverKey(of: URL(string: "http://example.com:8080/")!) == "http://example.com:8080")
     }
 }

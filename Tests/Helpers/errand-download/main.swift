@@ -9,7 +9,8 @@ import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2, let url = URL(string: arguments[0]) else {
-    FileHandle.standardError.write(Data("usage: errand-download URL DESTINATION [--resume] [--transport curl|urlsession]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: errand-download URL DESTINATION [--resume] [--transport curl|urlsession]\n".utf8))
     exit(2)
 }
 let destination = URL(fileURLWithPath: arguments[1])

@@ -63,7 +63,8 @@ final class ZlibStage: ContentDecoder.Stage {
     private func initialize() -> Bool {
         stream.initialize(to: errand_z_stream())
         let windowBits: Int32 = gzip ? 15 + 16 : isRaw ? -15 : 15
-        return functions.initialize(stream, windowBits, functions.version(), Int32(MemoryLayout<errand_z_stream>.size)) == errand_z_ok
+        return functions.initialize(stream, windowBits, functions.version(), Int32(MemoryLayout<errand_z_stream>.size))
+            == errand_z_ok
     }
 
     func decode(_ input: UnsafeRawBufferPointer, _ output: (UnsafeRawBufferPointer) -> Bool) -> ContentDecoder.Outcome {

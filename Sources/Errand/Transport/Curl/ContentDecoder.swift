@@ -67,7 +67,8 @@ final class ContentDecoder {
     }
 
     private static func unsupported(_ coding: String) -> ErrandError {
-        .transport(TransportFailure(kind: .badResponse, underlying: "the body's content coding \(coding) is not supported"))
+        .transport(
+            TransportFailure(kind: .badResponse, underlying: "the body's content coding \(coding) is not supported"))
     }
 
     private init(stages: [any Stage]) {

@@ -20,7 +20,8 @@ struct CurlEasyHandle: @unchecked Sendable {
         guard let raw = curl_easy_init() else { return nil }
         let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: errand_curl_error_size)
         buffer.initialize(repeating: 0, count: errand_curl_error_size)
-        return CurlEasyHandle(raw: raw, errorBuffer: buffer, headerList: CurlHeaderList(), applied: CurlAppliedOptions())
+        return CurlEasyHandle(
+            raw: raw, errorBuffer: buffer, headerList: CurlHeaderList(), applied: CurlAppliedOptions())
     }
 
     /// Frees the handle; it must not be in a multi handle.

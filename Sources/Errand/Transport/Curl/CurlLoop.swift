@@ -94,8 +94,10 @@ final class CurlLoop: @unchecked Sendable {
         case .run(let job):
             globalConcurrentExecutor.enqueue(job)
         case .start(let transfer):
-            transfer.failCaller(.transport(TransportFailure(
-                kind: .other, url: transfer.request.url, underlying: "the transport's loop is not running")))
+            transfer.failCaller(
+                .transport(
+                    TransportFailure(
+                        kind: .other, url: transfer.request.url, underlying: "the transport's loop is not running")))
         case .cancel, .resume, .shutdown:
             break
         }
@@ -247,8 +249,12 @@ final class CurlLoop: @unchecked Sendable {
             scheduleIdleTimer(of: transfer)
         }
         guard curl_multi_add_handle(multi, easy.raw) == CURLM_OK else {
-            perform(transfer.machine.fail(.transport(TransportFailure(
-                kind: .other, url: transfer.hop.url, underlying: "libcurl refused the transfer"))), for: transfer)
+            perform(
+                transfer.machine.fail(
+                    .transport(
+                        TransportFailure(
+                            kind: .other, url: transfer.hop.url, underlying: "libcurl refused the transfer"))),
+                for: transfer)
             return
         }
         running[easy.raw] = transfer
@@ -338,10 +344,18 @@ final class CurlLoop: @unchecked Sendable {
             var expired: [(CurlTransfer, ErrandError)] = []
             for transfer in timed.values {
                 if let deadline = transfer.queueDeadline {
-                    if deadline <= now { expired.append((transfer, transfer.totalTimeoutFailure)) } else { scheduleTimer(at: deadline) }
+                    if deadline <= now {
+                        expired.append((transfer, transfer.totalTimeoutFailure))
+                    } else {
+                        scheduleTimer(at: deadline)
+                    }
                 }
                 if let deadline = transfer.idleDeadline {
-                    if deadline <= now { expired.append((transfer, transfer.idleTimeoutFailure)) } else { scheduleTimer(at: deadline) }
+                    if deadline <= now {
+                        expired.append((transfer, transfer.idleTimeoutFailure))
+                    } else {
+                        scheduleTimer(at: deadline)
+                    }
                 }
             }
             for (transfer, failure) in expired { perform(transfer.machine.fail(failure), for: transfer) }

@@ -124,7 +124,9 @@ extension CurlTransfer {
     static func isHTTPS(_ urlText: String) -> Bool {
         var letters = urlText.utf8.makeIterator()
         for expected in "https:".utf8 {
-            guard let byte = letters.next(), byte | (byte >= UInt8(ascii: "A") ? 0x20 : 0) == expected else { return false }
+            guard let byte = letters.next(), byte | (byte >= UInt8(ascii: "A") ? 0x20 : 0) == expected else {
+                return false
+            }
         }
         return true
     }
@@ -144,8 +146,10 @@ extension CurlTransfer {
 
     /// The failure of a transfer whose total timeout passed before libcurl could enforce it.
     var totalTimeoutFailure: ErrandError {
-        .transport(TransportFailure(
-            kind: .timedOut, url: hop.url, underlying: "no complete response within \(request.timeouts.total ?? .zero)"))
+        .transport(
+            TransportFailure(
+                kind: .timedOut, url: hop.url,
+                underlying: "no complete response within \(request.timeouts.total ?? .zero)"))
     }
 
     /// A duration in whole milliseconds, rounded up so a positive duration never becomes zero (which libcurl

@@ -24,11 +24,13 @@ let curlReadCallback: errand_curl_read_callback = { buffer, size, count, context
     return transfer.sendBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
 }
 
-let curlProgressCallback: errand_curl_xferinfo_callback = { context, downloadTotal, downloadNow, uploadTotal, uploadNow in
+let curlProgressCallback: errand_curl_xferinfo_callback = {
+    context, downloadTotal, downloadNow, uploadTotal, uploadNow in
     guard let context else { return 0 }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
     transfer.reportProgress(
-        received: Int64(downloadNow), toReceive: Int64(downloadTotal), sent: Int64(uploadNow), toSend: Int64(uploadTotal))
+        received: Int64(downloadNow), toReceive: Int64(downloadTotal), sent: Int64(uploadNow),
+        toSend: Int64(uploadTotal))
     return 0
 }
 
@@ -38,9 +40,10 @@ extension CurlTransfer {
     func reportProgress(received: Int64, toReceive: Int64, sent: Int64, toSend: Int64) {
         guard let progress, machine.countsProgress else { return }
         let sentBefore = Int64(bytesSentBefore)
-        progress.report(TransferProgress(
-            bytesSent: sentBefore + sent, totalBytesToSend: toSend > 0 ? sentBefore + toSend : nil,
-            bytesReceived: received, totalBytesToReceive: toReceive > 0 ? toReceive : nil))
+        progress.report(
+            TransferProgress(
+                bytesSent: sentBefore + sent, totalBytesToSend: toSend > 0 ? sentBefore + toSend : nil,
+                bytesReceived: received, totalBytesToReceive: toReceive > 0 ? toReceive : nil))
     }
 
     /// Reports the hop's final counts, which libcurl's last callback may not have carried.
@@ -59,9 +62,11 @@ extension CurlTransfer {
         case .partOfHead, .interimHeadEnded:
             return true
         case .tooLarge:
-            _ = machine.callbackFailed(.transport(TransportFailure(
-                kind: .badResponse, url: hop.url,
-                underlying: "the response head is larger than \(ResponseHead.sizeLimit) bytes")))
+            _ = machine.callbackFailed(
+                .transport(
+                    TransportFailure(
+                        kind: .badResponse, url: hop.url,
+                        underlying: "the response head is larger than \(ResponseHead.sizeLimit) bytes")))
             return false
         case .finalHeadEnded:
             let action = machine.headReceived(
@@ -114,7 +119,8 @@ extension CurlTransfer {
         case .stopped:
             return 0
         case .corrupt(let message):
-            _ = machine.callbackFailed(.transport(TransportFailure(kind: .badResponse, url: hop.url, underlying: message)))
+            _ = machine.callbackFailed(
+                .transport(TransportFailure(kind: .badResponse, url: hop.url, underlying: message)))
             return 0
         }
     }
@@ -132,8 +138,11 @@ extension CurlTransfer {
                 return errand_curl_writefunc_pause
             }
         } else if !body.append(bytes) {
-            _ = machine.callbackFailed(.transport(TransportFailure(
-                kind: .other, url: hop.url, underlying: "no memory for a body of \(bytesReceived + bytes.count) bytes")))
+            _ = machine.callbackFailed(
+                .transport(
+                    TransportFailure(
+                        kind: .other, url: hop.url,
+                        underlying: "no memory for a body of \(bytesReceived + bytes.count) bytes")))
             return 0
         }
         bytesReceived += bytes.count
@@ -145,8 +154,9 @@ extension CurlTransfer {
         guard let decoder, !decoder.hasEnded, case .running(let response) = machine.state else { return nil }
         switch response {
         case .buffering, .streaming:
-            return .transport(TransportFailure(
-                kind: .connectionLost, url: hop.url, underlying: "the compressed body ended before its stream did"))
+            return .transport(
+                TransportFailure(
+                    kind: .connectionLost, url: hop.url, underlying: "the compressed body ended before its stream did"))
         case .awaitingHead, .discardingRedirectBody, .aborting:
             return nil
         }

@@ -122,8 +122,9 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// The failure of a transfer that received nothing for longer than its idle timeout.
     var idleTimeoutFailure: ErrandError {
-        .transport(TransportFailure(
-            kind: .timedOut, url: hop.url, underlying: "no data received for \(request.timeouts.idle ?? .zero)"))
+        .transport(
+            TransportFailure(
+                kind: .timedOut, url: hop.url, underlying: "no data received for \(request.timeouts.idle ?? .zero)"))
     }
 
     /// Works out the hop a followed redirect leads to and sets the handle up for it (``hostKey`` becomes the new
@@ -131,8 +132,11 @@ final class CurlTransfer: @unchecked Sendable {
     func prepareRedirect() -> Result<Void, ErrandError> {
         guard let easy else { return .failure(.cancelled) }
         guard let location = easy.info(string: CURLINFO_REDIRECT_URL), let target = URL(string: location) else {
-            return .failure(.transport(TransportFailure(
-                kind: .badResponse, url: hop.url, underlying: "a \(head.status) redirect without a usable Location")))
+            return .failure(
+                .transport(
+                    TransportFailure(
+                        kind: .badResponse, url: hop.url,
+                        underlying: "a \(head.status) redirect without a usable Location")))
         }
         switch hop.following(status: head.status, to: target) {
         case .failure(let error):
@@ -175,8 +179,9 @@ final class CurlTransfer: @unchecked Sendable {
         guard case .streaming(let continuation) = delivery, let channel else { return }
         delivery = nil
         let reader = CurlBodyReader(channel: channel, transfer: self)
-        continuation.resume(returning: StreamingResponse(
-            status: head.status, headers: head.headers(), url: hop.url, body: reader.byteStream))
+        continuation.resume(
+            returning: StreamingResponse(
+                status: head.status, headers: head.headers(), url: hop.url, body: reader.byteStream))
     }
 
     /// Fails the caller that is still waiting for a response or a head, and marks the transfer done.

@@ -235,8 +235,9 @@ struct CurlTransferStateMachine: Sendable {
         case .awaitingHead:
             state = .finished
             return .fail(
-                .transport(TransportFailure(
-                    kind: .badResponse, url: url, underlying: "the transfer ended without a response head")),
+                .transport(
+                    TransportFailure(
+                        kind: .badResponse, url: url, underlying: "the transfer ended without a response head")),
                 leaving: .slot, notifying: .caller)
         case .discardingRedirectBody:
             state = .redirecting
@@ -284,8 +285,10 @@ struct CurlTransferStateMachine: Sendable {
         guard case .running(.awaitingHead) = state else { return .none }
         if Self.redirectStatuses.contains(status), maxRedirects > 0, hasLocation {
             guard redirects < maxRedirects else {
-                return abort(.transport(TransportFailure(
-                    kind: .tooManyRedirects, url: url, underlying: "more than \(maxRedirects) redirects")))
+                return abort(
+                    .transport(
+                        TransportFailure(
+                            kind: .tooManyRedirects, url: url, underlying: "more than \(maxRedirects) redirects")))
             }
             state = .running(.discardingRedirectBody)
             return .none
@@ -312,8 +315,10 @@ struct CurlTransferStateMachine: Sendable {
         case .streaming: return .stream
         case .aborting: return .abort
         case .awaitingHead:
-            _ = abort(.transport(TransportFailure(
-                kind: .badResponse, url: url, underlying: "body bytes arrived before the response head")))
+            _ = abort(
+                .transport(
+                    TransportFailure(
+                        kind: .badResponse, url: url, underlying: "body bytes arrived before the response head")))
             return .abort
         }
     }

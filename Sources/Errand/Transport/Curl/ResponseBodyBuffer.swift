@@ -52,9 +52,11 @@ struct ResponseBodyBuffer: ~Copyable {
         let data: Data
         if let pool, pool.keeps(capacity: capacity) {
             let capacity = capacity
-            data = Data(bytesNoCopy: base, count: count, deallocator: .custom { bytes, _ in
-                pool.giveBack(bytes, capacity: capacity)
-            })
+            data = Data(
+                bytesNoCopy: base, count: count,
+                deallocator: .custom { bytes, _ in
+                    pool.giveBack(bytes, capacity: capacity)
+                })
         } else {
             data = Data(bytesNoCopy: base, count: count, deallocator: .free)
         }

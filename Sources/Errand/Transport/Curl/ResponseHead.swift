@@ -109,7 +109,8 @@ struct ResponseHead: Sendable {
             contentLength = Self.decimal(value)
         case 16 where Self.equalsIgnoringCase(name, "content-encoding"):
             // Later fields add codings: the body is as sent only when every one says identity.
-            hasIdentityEncoding = (sawContentEncoding ? hasIdentityEncoding : true) && Self.equalsIgnoringCase(value, "identity")
+            hasIdentityEncoding =
+                (sawContentEncoding ? hasIdentityEncoding : true) && Self.equalsIgnoringCase(value, "identity")
             sawContentEncoding = true
         default:
             break
@@ -125,9 +126,10 @@ struct ResponseHead: Sendable {
             guard let colon = bytes[start...].firstIndex(of: UInt8(ascii: ":")),
                 let end = bytes[colon...].firstIndex(of: UInt8(ascii: "\n"))
             else { break }
-            fields.append(HTTPHeaders.Field(
-                name: String(decoding: bytes[start..<colon], as: UTF8.self),
-                value: String(decoding: bytes[(colon + 1)..<end], as: UTF8.self)))
+            fields.append(
+                HTTPHeaders.Field(
+                    name: String(decoding: bytes[start..<colon], as: UTF8.self),
+                    value: String(decoding: bytes[(colon + 1)..<end], as: UTF8.self)))
             start = end + 1
         }
         return HTTPHeaders(fields)

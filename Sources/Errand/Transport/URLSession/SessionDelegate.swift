@@ -65,7 +65,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         let answer = ChallengeAnswer(challenge.protectionSpace)
-        if case .reportStatus(let status) = answer, let response = Self.response(to: challenge, status: status, task: task) {
+        if case .reportStatus(let status) = answer,
+            let response = Self.response(to: challenge, status: status, task: task)
+        {
             exchange(for: task)?.receiveChallenge(response)
         }
         completionHandler(answer.disposition, nil)

@@ -78,7 +78,8 @@ final class URLSessionExchange: Sendable {
 
     /// Stores the streaming caller's continuation; returns false (after resuming it with the failure) if the exchange
     /// already failed.
-    func startStreaming(_ continuation: CheckedContinuation<StreamingResponse, any Error>, task: URLSessionTask) -> Bool {
+    func startStreaming(_ continuation: CheckedContinuation<StreamingResponse, any Error>, task: URLSessionTask) -> Bool
+    {
         let failure: ErrandError? = state.withLock { state in
             if let failure = state.decidedFailure {
                 state.finished = true
@@ -99,8 +100,10 @@ final class URLSessionExchange: Sendable {
     func armTimer(after duration: Duration, cancel: @escaping @Sendable () -> Void) {
         let timer = Task { [self] in
             guard (try? await Task.sleep(for: duration)) != nil else { return }
-            fail(.transport(TransportFailure(
-                kind: .timedOut, url: request.url, underlying: "no complete response within \(duration)")))
+            fail(
+                .transport(
+                    TransportFailure(
+                        kind: .timedOut, url: request.url, underlying: "no complete response within \(duration)")))
             cancel()
         }
         let finished = state.withLock { state in
@@ -124,9 +127,11 @@ final class URLSessionExchange: Sendable {
             return false
         }
         if let coding = Self.refusedCoding(of: http, for: request) {
-            fail(.transport(TransportFailure(
-                kind: .badResponse, url: request.url,
-                underlying: "the body came in the \(coding) coding, which the request did not accept")))
+            fail(
+                .transport(
+                    TransportFailure(
+                        kind: .badResponse, url: request.url,
+                        underlying: "the body came in the \(coding) coding, which the request did not accept")))
             return false
         }
         let declared = http.expectedContentLength
@@ -174,8 +179,10 @@ final class URLSessionExchange: Sendable {
         }
         guard let (continuation, task) = taken else { return }
         let reader = URLSessionBodyReader(channel: channel, exchange: self, task: task)
-        continuation.resume(returning: StreamingResponse(
-            status: http.statusCode, headers: Self.headers(of: http), url: http.url ?? request.url, body: reader.byteStream))
+        continuation.resume(
+            returning: StreamingResponse(
+                status: http.statusCode, headers: Self.headers(of: http), url: http.url ?? request.url,
+                body: reader.byteStream))
     }
 
     /// Reports request body bytes sent, as URLSession counts them.
@@ -226,8 +233,11 @@ final class URLSessionExchange: Sendable {
         let policy = request.redirects
         guard policy.maxRedirects > 0 else { return nil }
         guard count <= policy.maxRedirects else {
-            fail(.transport(TransportFailure(
-                kind: .tooManyRedirects, url: request.url, underlying: "more than \(policy.maxRedirects) redirects")))
+            fail(
+                .transport(
+                    TransportFailure(
+                        kind: .tooManyRedirects, url: request.url,
+                        underlying: "more than \(policy.maxRedirects) redirects")))
             return nil
         }
         guard let target = proposed.url else { return nil }
@@ -264,8 +274,13 @@ final class URLSessionExchange: Sendable {
                 }
                 if let error { return (continuation, .failure(Self.map(error, url: request.url))) }
                 guard let http = state.response else {
-                    return (continuation, .failure(.transport(TransportFailure(
-                        kind: .badResponse, url: request.url, underlying: "no response"))))
+                    return (
+                        continuation,
+                        .failure(
+                            .transport(
+                                TransportFailure(
+                                    kind: .badResponse, url: request.url, underlying: "no response")))
+                    )
                 }
                 return (continuation, .success(makeResponse(http, state: state)))
             }
@@ -289,13 +304,20 @@ final class URLSessionExchange: Sendable {
             state.headContinuation = nil
             if let failure, state.challengeResponse == nil { return .caller(continuation, .failure(failure)) }
             guard let http = state.challengeResponse ?? state.response else {
-                return .caller(continuation, .failure(.transport(TransportFailure(
-                    kind: .badResponse, url: request.url, underlying: "no response"))))
+                return .caller(
+                    continuation,
+                    .failure(
+                        .transport(
+                            TransportFailure(
+                                kind: .badResponse, url: request.url, underlying: "no response"))))
             }
             let empty = ChunkOnce(Data())
-            return .caller(continuation, .success(StreamingResponse(
-                status: http.statusCode, headers: Self.headers(of: http), url: http.url ?? request.url,
-                body: ByteStream { empty.take() })))
+            return .caller(
+                continuation,
+                .success(
+                    StreamingResponse(
+                        status: http.statusCode, headers: Self.headers(of: http), url: http.url ?? request.url,
+                        body: ByteStream { empty.take() })))
         }
         switch outcome {
         case .channel(let failure): channel.finish(failure)

@@ -86,7 +86,9 @@ struct PreparedMultipart {
         var total = 0
         do {
             while true {
-                let count = try buffer.withUnsafeMutableBytes { bytes throws(ErrandError) in try reader.read(into: bytes) }
+                let count = try buffer.withUnsafeMutableBytes { bytes throws(ErrandError) in
+                    try reader.read(into: bytes)
+                }
                 if count == 0 { break }
                 try handle.write(contentsOf: buffer.prefix(count))
                 total += count

@@ -92,7 +92,8 @@ public final class URLSessionTransport: Transport {
             let response = try await send(request)
             let chunk = ChunkOnce(response.body)
             return StreamingResponse(
-                status: response.status, headers: response.headers, url: response.url, body: ByteStream { chunk.take() })
+                status: response.status, headers: response.headers, url: response.url, body: ByteStream { chunk.take() }
+            )
         }
         try Task.checkCancellation()
         var current = request
