@@ -15,6 +15,8 @@ servers_require_packages() {
   local missing=()
   command -v nginx >/dev/null 2>&1 || [[ -x /usr/sbin/nginx ]] || missing+=(nginx)
   command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+  # The curl-command tests run the printed commands with the real curl.
+  command -v curl >/dev/null 2>&1 || missing+=(curl)
   [[ -x $SERVERS_PY ]] && "$SERVERS_PY" -c 'import httpbin' >/dev/null 2>&1 || missing+=(python3-httpbin)
   mapfile -t -O "${#missing[@]}" missing < <(packages_missing_for_build)
   ((${#missing[@]} == 0)) && return 0
