@@ -99,7 +99,7 @@ public struct APIClient: Sendable {
         do {
             let response = try await configuration.transport.stream(built)
             guard request.acceptedStatusCodes.contains(response.status) else {
-                let excerpt = try? await Self.prefix(of: response.body, bytes: 1024)
+                let excerpt = try? await response.body.prefix(bytes: 1024)
                 throw statusError(
                     TransportResponse(
                         status: response.status, headers: response.headers, body: excerpt ?? Data(), url: response.url))
@@ -303,14 +303,5 @@ public struct APIClient: Sendable {
             }
         }
         return nil
-    }
-
-    private static func prefix(of body: ByteStream, bytes: Int) async throws -> Data {
-        var data = Data()
-        for try await chunk in body {
-            data.append(chunk)
-            if data.count >= bytes { break }
-        }
-        return data.prefix(bytes)
     }
 }

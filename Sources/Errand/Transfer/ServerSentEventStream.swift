@@ -98,13 +98,13 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                 parser.reset()
                 body = response.body.makeAsyncIterator()
             case .fail(.status):
-                let excerpt = (try? await Self.prefix(of: response.body, bytes: 1024)) ?? Data()
+                let excerpt = (try? await response.body.prefix(bytes: 1024)) ?? Data()
                 let failure = StatusFailure(
                     status: response.status, headers: client.configuration.redaction.redact(response.headers),
                     body: excerpt, url: URL(string: client.configuration.redaction.redact(response.url)))
                 return .fail(.failure(.unacceptableStatus(failure)))
             case .fail(.contentType(let type)):
-                let excerpt = (try? await Self.prefix(of: response.body, bytes: 1024)) ?? Data()
+                let excerpt = (try? await response.body.prefix(bytes: 1024)) ?? Data()
                 return .fail(
                     .failure(
                         .decoding(
@@ -151,15 +151,6 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
             built.timeouts.total = request.timeout
             built.maxResponseBodySize = .max
             return built
-        }
-
-        private static func prefix(of body: ByteStream, bytes: Int) async throws -> Data {
-            var data = Data()
-            for try await chunk in body {
-                data.append(chunk)
-                if data.count >= bytes { break }
-            }
-            return data.prefix(bytes)
         }
     }
 }

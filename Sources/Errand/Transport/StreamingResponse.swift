@@ -56,6 +56,16 @@ public struct ByteStream: AsyncSequence, Sendable {
         }
         return data
     }
+
+    /// The stream's first `count` bytes (fewer if it ends sooner), reading no further: an excerpt for an error.
+    func prefix(bytes count: Int) async throws -> Data {
+        var data = Data()
+        for try await chunk in self {
+            data.append(chunk)
+            if data.count >= count { break }
+        }
+        return data.prefix(count)
+    }
 }
 
 /// Hands out a value once, then `nil`.
