@@ -194,6 +194,9 @@ private final class FileSource {
         var byte: UInt8 = 0
         var count: Int
         repeat { count = readBytes(descriptor, &byte, 1) } while count < 0 && errno == EINTR
+        guard count >= 0 else {
+            throw .invalidRequest("the multipart file \(path) could not be read (\(String(cString: strerror(errno)))).")
+        }
         guard count == 0 else {
             throw .invalidRequest(
                 "the multipart file \(path) changed size during the upload: it grew past the \(size) bytes measured when the upload started.")

@@ -141,6 +141,16 @@ struct MultipartTests {
         #expect(asPipe.message == "the multipart file \(pipe.path) is not a regular file, so its size cannot be known.")
     }
 
+    #if os(Linux)
+    @Test("a file that opens but cannot be read stops the body with the system's reason")
+    func unreadableFile() {
+        // A regular file of size 0 whose every read fails (EIO): what a failing disk looks like to the reader.
+        let broken = URL(fileURLWithPath: "/proc/self/mem")
+        let outcome = Self.failure(of: MultipartBody(parts: [.file(name: "f", url: broken)], boundary: "B"))
+        #expect(outcome.message == "the multipart file /proc/self/mem could not be read (Input/output error).")
+    }
+    #endif
+
     @Test("a file that shrinks or grows after it was measured stops the body")
     func changingFile() throws {
         let folder = try Folder()
