@@ -183,6 +183,23 @@ struct MultipartTests {
         }
     }
 
+    @Test("the boundary search finds what a plain search finds, at every position")
+    func boundarySearch() {
+        var generator = SystemRandomNumberGenerator()
+        let needle = Array("--ab-a".utf8)
+        let search = BoundarySearch(needle)
+        for _ in 0..<300 {
+            // A small alphabet makes near misses and overlaps common.
+            let hay = (0..<Int.random(in: 0...40, using: &generator)).map { _ in "-ab".utf8.randomElement(using: &generator)! }
+            let expected = hay.count >= needle.count
+                && (0...(hay.count - needle.count)).contains { Array(hay[$0..<($0 + needle.count)]) == needle }
+            #expect(hay.withUnsafeBytes(search.occurs(in:)) == expected, "\(String(decoding: hay, as: UTF8.self))")
+        }
+        let planted = Array(repeating: UInt8(ascii: "x"), count: 1000) + needle
+        #expect(planted.withUnsafeBytes(search.occurs(in:)))
+        #expect(!Array(planted.dropLast()).withUnsafeBytes(search.occurs(in:)))
+    }
+
     @Test("a file containing the boundary stops the body before the boundary is handed out", arguments: [1, 3, 4096])
     func boundaryInFile(piece: Int) throws {
         let folder = try Folder()
