@@ -184,8 +184,8 @@ enum UploadBenchmark {
 
     private static func table(_ rows: [Row], bytes: Int) -> String {
         var lines = [
-            "| client | size | seconds | MB/s | peak RSS MB | target | sent as |",
-            "| --- | --- | --- | --- | --- | --- | --- |",
+            "| client | size | seconds | MB/s | client CPU s | peak RSS MB | target | sent as |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- |",
         ]
         for row in rows {
             let megabytes = Double(bytes) / 1_048_576
@@ -196,6 +196,7 @@ enum UploadBenchmark {
             lines.append(
                 "| \(row.client) | \(Int(megabytes)) MiB | \(String(format: "%.2f", row.measurement.seconds)) | "
                     + "\(String(format: "%.0f", megabytes / row.measurement.seconds)) | "
+                    + "\(String(format: "%.2f", row.measurement.cpuSeconds)) | "
                     + "\(String(format: "%.1f", row.measurement.peakRSSMegabytes)) | \(verdict) | \(framing) |")
         }
         return lines.joined(separator: "\n")

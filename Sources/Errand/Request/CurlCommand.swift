@@ -32,7 +32,7 @@ extension APIClient {
 }
 
 /// Writes one ``TransportRequest`` as shell words.
-private struct CurlCommandBuilder {
+struct CurlCommandBuilder {
     let request: TransportRequest
     /// The rules that mask secrets, or `nil` to show them.
     let redaction: Redaction?

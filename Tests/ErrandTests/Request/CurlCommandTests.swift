@@ -155,6 +155,12 @@ struct CurlCommandTests {
         #expect(seen.boundary != sent.boundary)
     }
 
+    @Test("printf writes back every byte value exactly")
+    func printfRoundTrip() async throws {
+        let every = Data((0...255).map(UInt8.init) + Array("%s %% \\ \\0 '".utf8))
+        #expect(try await Self.run(CurlCommandBuilder.printf(every)) == every)
+    }
+
     @Test("methods and bodiless requests print as curl expects them")
     func shapes() throws {
         #expect(

@@ -148,6 +148,16 @@ struct MultipartTests {
         #expect(asPipe.message == "the multipart file \(pipe.path) is not a regular file, so its size cannot be known.")
     }
 
+    #if os(Linux)
+    @Test("a file that opens but cannot be read stops the body with the system's reason")
+    func unreadableFile() {
+        // A regular file of size 0 whose every read fails (EIO): what a failing disk looks like to the reader.
+        let broken = URL(fileURLWithPath: "/proc/self/mem")
+        let outcome = Self.failure(of: MultipartBody(parts: [.file(name: "f", url: broken)], boundary: "B"))
+        #expect(outcome.message == "the multipart file /proc/self/mem could not be read (Input/output error).")
+    }
+    #endif
+
     @Test("a file that shrinks or grows after it was measured stops the body")
     func changingFile() throws {
         let folder = try Folder()
@@ -178,6 +188,26 @@ struct MultipartTests {
             }
             #expect(message.contains("changed size during the upload: it grew past the 10 bytes"))
         }
+    }
+
+    @Test("the boundary search finds what a plain search finds, at every position")
+    func boundarySearch() {
+        var generator = SystemRandomNumberGenerator()
+        let needle = Array("--ab-a".utf8)
+        let search = BoundarySearch(needle)
+        for _ in 0..<300 {
+            // A small alphabet makes near misses and overlaps common.
+            let hay = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                "-ab".utf8.randomElement(using: &generator)!
+            }
+            let expected =
+                hay.count >= needle.count
+                && (0...(hay.count - needle.count)).contains { Array(hay[$0..<($0 + needle.count)]) == needle }
+            #expect(hay.withUnsafeBytes(search.occurs(in:)) == expected, "\(String(decoding: hay, as: UTF8.self))")
+        }
+        let planted = Array(repeating: UInt8(ascii: "x"), count: 1000) + needle
+        #expect(planted.withUnsafeBytes(search.occurs(in:)))
+        #expect(!Array(planted.dropLast()).withUnsafeBytes(search.occurs(in:)))
     }
 
     @Test("a file containing the boundary stops the body before the boundary is handed out", arguments: [1, 3, 4096])

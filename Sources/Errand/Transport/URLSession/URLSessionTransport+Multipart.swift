@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -64,16 +65,27 @@ struct PreparedMultipart {
     }
 
     /// Writes the body's wire form to a new temporary file, on a thread of its own; returns the file and its length.
+    /// Cancelling the calling task stops the writing between two pieces and fails with ``ErrandError/cancelled``.
     private static func spool(_ body: MultipartBody) async throws(ErrandError) -> (URL, Int) {
-        let result: Result<(URL, Int), ErrandError> = await withCheckedContinuation { continuation in
-            Thread {
-                continuation.resume(returning: Result { () throws(ErrandError) in try spoolBlocking(body) })
-            }.start()
+        let cancelled = Atomic<Bool>(false)
+        let result: Result<(URL, Int), ErrandError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                Thread {
+                    continuation.resume(
+                        returning: Result { () throws(ErrandError) in
+                            try spoolBlocking(body, cancelled: cancelled)
+                        })
+                }.start()
+            }
+        } onCancel: {
+            cancelled.store(true, ordering: .relaxed)
         }
         return try result.get()
     }
 
-    private static func spoolBlocking(_ body: MultipartBody) throws(ErrandError) -> (URL, Int) {
+    private static func spoolBlocking(_ body: MultipartBody, cancelled: borrowing Atomic<Bool>) throws(ErrandError) -> (
+        URL, Int
+    ) {
         let reader = try MultipartReader.open(body)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("errand-spooled-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]),
@@ -86,6 +98,7 @@ struct PreparedMultipart {
         var total = 0
         do {
             while true {
+                if cancelled.load(ordering: .relaxed) { throw ErrandError.cancelled }
                 let count = try buffer.withUnsafeMutableBytes { bytes throws(ErrandError) in
                     try reader.read(into: bytes)
                 }
