@@ -5,38 +5,20 @@ import Foundation
 ///
 /// Keys are strings stored in SQLite columns; no file path is ever derived from a URL.
 enum CacheKey {
-    /// The URL normalized for caching: lower-case scheme and host, no default port, no fragment, `/` for an empty
-    /// path. The path and query stay byte for byte as sent: the server may treat `%2F` and `/` differently.
+    /// The URL normalized for caching: its server's origin (``ServerIdentity/origin``: lower-case scheme and host,
+    /// IDNA-encoded, no default port, no user name or password), then the path (`/` for an empty one) and query byte
+    /// for byte as sent (the server may treat `%2F` and `/` differently), without the fragment.
     static func primary(_ url: URL) -> String {
         // Works on UTF-8 bytes: it runs for every request, memory hits included, and must stay cheap.
         let text = url.absoluteString
-        var bytes = Array(text.utf8)
-        if let hash = bytes.firstIndex(of: UInt8(ascii: "#")) { bytes.removeSubrange(hash...) }
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes.count >= colon + 3,
-            bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
-        else { return String(decoding: bytes, as: UTF8.self) }
-        let authorityStart = colon + 3
-        let authorityEnd =
-            bytes[authorityStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
-            ?? bytes.endIndex
-        for index in 0..<authorityEnd where (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(bytes[index]) {
-            bytes[index] += 32
-        }
-        let scheme = bytes[..<colon]
-        let defaultPort: [UInt8] =
-            scheme.elementsEqual("https".utf8)
-            ? Array(":443".utf8) : scheme.elementsEqual("http".utf8) ? Array(":80".utf8) : []
-        var pathStart = authorityEnd
-        if !defaultPort.isEmpty, authorityEnd - authorityStart > defaultPort.count,
-            bytes[(authorityEnd - defaultPort.count)..<authorityEnd].elementsEqual(defaultPort)
-        {
-            bytes.removeSubrange((authorityEnd - defaultPort.count)..<authorityEnd)
-            pathStart -= defaultPort.count
-        }
-        if pathStart == bytes.endIndex || bytes[pathStart] != UInt8(ascii: "/") {
-            bytes.insert(UInt8(ascii: "/"), at: pathStart)
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        guard let server = ServerIdentity(urlText: text) else { return text }
+        var bytes = Substring(text).utf8
+        if let hash = bytes.firstIndex(of: UInt8(ascii: "#")) { bytes = bytes[..<hash] }
+        // The authority ends at the first `/`, `?` after `scheme://`.
+        var rest = bytes.drop { $0 != UInt8(ascii: ":") }.dropFirst(3)
+        rest = rest.drop { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") }
+        let path = String(Substring(rest))
+        return server.origin + (path.hasPrefix("/") ? path : "/" + path)
     }
 
     /// The field names a `Vary` header lists, lower-cased; `["*"]` when it contains `*`.

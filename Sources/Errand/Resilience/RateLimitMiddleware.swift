@@ -17,7 +17,8 @@ public struct RateLimitMiddleware: Middleware {
         scope = .shared(limiter)
     }
 
-    /// Limits requests with a limiter of its own for each host (and port), made on first use.
+    /// Limits requests with a limiter of its own for each server (``ServerIdentity``: scheme, host and port), made on
+    /// first use.
     public static func perHost(rate: Double, burst: Int = 1) -> RateLimitMiddleware {
         RateLimitMiddleware(scope: .perHost(PerHostLimiters(rate: rate, burst: burst)))
     }
@@ -52,11 +53,11 @@ public struct RateLimitMiddleware: Middleware {
     }
 }
 
-/// One rate limiter per host, created on first use.
+/// One rate limiter per server (``ServerIdentity``: scheme, host and port), created on first use.
 final class PerHostLimiters: Sendable {
     private let rate: Double
     private let burst: Int
-    private let limiters = Mutex<[String: RateLimiter]>([:])
+    private let limiters = Mutex<[ServerIdentity?: RateLimiter]>([:])
 
     init(rate: Double, burst: Int) {
         self.rate = rate
@@ -64,7 +65,7 @@ final class PerHostLimiters: Sendable {
     }
 
     func limiter(for request: TransportRequest) -> RateLimiter {
-        let host = (request.url.host ?? "").lowercased() + ":" + String(request.url.port ?? -1)
+        let host = ServerIdentity(request.url)
         return limiters.withLock { limiters in
             if let existing = limiters[host] { return existing }
             let created = RateLimiter(rate: rate, burst: burst)

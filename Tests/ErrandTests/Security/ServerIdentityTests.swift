@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+@testable import Errand
+
+@Suite("One server identity")
+struct ServerIdentityTests {
+    @Test(
+        "a server is its scheme, host and port, however the URL spells them",
+        arguments: [
+            ("http://127.0.0.1:8080/a?b#c", "http://127.0.0.1:8080"),
+            ("HTTPS://Example.COM/path", "https://example.com:443"),
+            ("http://example.com", "http://example.com:80"),
+            ("https://user:pa:ss@host.test:8443/x", "https://host.test:8443"),
+            ("http://[::1]:9000/", "http://[::1]:9000"),
+            ("https://[::1]/", "https://[::1]:443"),
+            ("http://host?query", "http://host:80"),
+            ("https://Bücher.example/x", "https://xn--bcher-kva.example:443"),
+            ("wss://socket.example/chat", "wss://socket.example:443"),
+        ])
+    func identities(url: String, expected: String) throws {
+        let parsed = try #require(URL(string: url))
+        #expect(ServerIdentity(parsed)?.description == expected)
+        // The transports read it from the URL's text, without parsing the rest: the same answer.
+        #expect(ServerIdentity(urlText: parsed.absoluteString)?.description == expected)
+    }
+
+    @Test("the default port is the same server as no port; another scheme or port is another server")
+    func sameServer() throws {
+        func identity(_ text: String) throws -> ServerIdentity? { ServerIdentity(try #require(URL(string: text))) }
+        #expect(try identity("https://api.example.com/a") == identity("https://API.example.com:443/b"))
+        #expect(try identity("http://api.example.com/a") != identity("https://api.example.com/a"))
+        #expect(try identity("https://api.example.com/a") != identity("https://api.example.com:8443/a"))
+        #expect(try identity("https://b%C3%BCcher.example/") == identity("https://xn--bcher-kva.example/"))
+    }
+
+    @Test("a URL without a host has no server", arguments: ["file:///etc/hostname", "data:text/plain,hi", "/relative"])
+    func noServer(text: String) {
+        #expect(URL(string: text).flatMap(ServerIdentity.init) == nil)
+        #expect(ServerIdentity(urlText: text) == nil)
+    }
+
+    @Test("the origin leaves out the default port, as the cache key does")
+    func origin() throws {
+        #expect(ServerIdentity(try #require(URL(string: "HTTPS://Example.com:443/x")))?.origin == "https://example.com")
+        #expect(
+            ServerIdentity(try #require(URL(string: "http://example.com:8080/x")))?.origin == "http://example.com:8080")
+        #expect(
+            CacheKey.primary(try #require(URL(string: "HTTPS://Example.com:443/x?q=1#frag")))
+                == "https://example.com/x?q=1")
+        #expect(CacheKey.primary(try #require(URL(string: "https://u:p@example.com?q"))) == "https://example.com/?q")
+    }
+
+    @Test("admission, the rate limiter, redirects and the cache agree on the same server")
+    func everyoneAgrees() throws {
+        let first = try #require(URL(string: "https://Api.Example.com/a"))
+        let second = try #require(URL(string: "https://api.example.com:443/b"))
+        #expect(RedirectPolicy.sameServer(first, second))
+        let limiters = PerHostLimiters(rate: 1, burst: 1)
+        #expect(
+            limiters.limiter(for: TransportRequest(url: first))
+                === limiters.limiter(for: TransportRequest(url: second)))
+        #expect(
+            CacheKey.primary(first).hasPrefix(try #require(ServerIdentity(second)).origin))
+    }
+}
