@@ -24,8 +24,13 @@ any string a test picks to keep its counters and log apart from other tests runn
                                     downgrade)
   /wrong-content-type/{key}?type=T  JSON body labelled T (default text/html)
   /auth/{key}?token=T               200 JSON when the request has `Authorization: Bearer T`, else 401
+  /redirect/{key}/{status}/...?to=L that status with `Location: L` exactly as given (relative, empty, not a URL, any
+                                    scheme); without `to`, no Location at all; body "redirect body" (text/plain)
+  /echo/{key}/...                   200 JSON {"method", "path", "query", "headers", "body", "length"}: the request as
+                                    it arrived, its body as text
 
-  GET /__log?key=K                  [{"time", "method", "path", "query", "headers"}] for every request of key K
+  GET /__log?key=K                  [{"time", "method", "path", "query", "headers", "length"}] for every request of
+                                    key K (`length`: its body's bytes)
                                     (all requests without `key`); `time` is seconds since the epoch, float
   DELETE /__log?key=K               forgets the key's log and counters
   GET /__stats?key=K                {"count", "in_flight", "max_in_flight"}
@@ -88,7 +93,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def record(self, path, query, key):
         entry = {"time": time.time(), "method": self.command, "path": path, "query": query, "key": key,
-                 "headers": {k: v for k, v in self.headers.items()}}
+                 "headers": {k: v for k, v in self.headers.items()}, "length": len(getattr(self, "body", b""))}
         with LOCK:
             LOGS.setdefault(key, []).append(entry)
             COUNTS[key] = COUNTS.get(key, 0) + 1
@@ -99,9 +104,22 @@ class Handler(BaseHTTPRequestHandler):
         return count
 
     def read_body(self):
+        self.body = b""
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            chunks = []
+            while True:
+                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                        pass
+                    break
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()
+            self.body = b"".join(chunks)
+            return
         length = int(self.headers.get("Content-Length") or 0)
         if length > 0:
-            self.rfile.read(length)
+            self.body = self.rfile.read(length)
 
     def send_body(self, status, body, content_type="application/json", headers=None):
         data = body if isinstance(body, bytes) else body.encode("utf-8")
@@ -287,6 +305,17 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(401, {"message": "token missing or expired"}, {"WWW-Authenticate": "Bearer"})
         self.send_json(200, {"key": key, "count": count})
 
+    def redirect(self, key, rest, params, count, path):
+        code = int(rest[0]) if rest and rest[0].isdigit() else 302
+        headers = {"Location": params["to"]} if "to" in params else {}
+        self.send_body(code, b"redirect body", "text/plain", headers)
+
+    def echo(self, key, rest, params, count, path):
+        self.send_json(200, {
+            "method": self.command, "path": path, "query": params,
+            "headers": {k: v for k, v in self.headers.items()},
+            "body": self.body.decode("utf-8", "replace"), "length": len(self.body)})
+
     def gzip_bomb(self, key, rest, params, count, path):
         # Zeros compress about a thousandfold: 64 MiB inflate from ~64 KB on the wire, no Content-Length of the whole.
         size = self.int_param(params, "mb", 64, 1, 1024) * 1024 * 1024
@@ -305,7 +334,7 @@ FAULTS = {
     "trickle": Handler.trickle, "malformed-json": Handler.malformed_json, "truncated-gzip": Handler.truncated_gzip,
     "blocked": Handler.blocked, "oversized": Handler.oversized, "redirect-loop": Handler.redirect_loop,
     "redirect-to-http": Handler.redirect_to_http, "wrong-content-type": Handler.wrong_content_type,
-    "auth": Handler.auth, "gzip-bomb": Handler.gzip_bomb,
+    "auth": Handler.auth, "gzip-bomb": Handler.gzip_bomb, "redirect": Handler.redirect, "echo": Handler.echo,
 }
 GZIP_BOMB_CACHE = {}
 

@@ -13,7 +13,8 @@ string a test picks to keep its log apart from other tests.
   /closed/{key}?timeout=S   waits (at most S seconds, default 5) until the client closed /hold/{key}; 200 {"closed": true}
                             or 408 {"closed": false}
   /spec/{key}               a BOM and the WHATWG examples with CR, LF and CRLF line ends, written a few bytes at a time
-  GET /__log?key=K          [{"path", "last_event_id", "accept", "cache_control"}] for every request of key K
+  GET /__log?key=K          [{"path", "query", "last_event_id", "accept", "cache_control", "authorization"}] for every
+                            request of key K
 
     python3 Tests/Servers/sse_server.py --port 8082
 """
@@ -59,8 +60,9 @@ class Handler(BaseHTTPRequestHandler):
                 return self.json(200, LOGS.get(query.get("key", ""), []))
         with LOCK:
             LOGS.setdefault(key, []).append({
-                "path": url.path, "last_event_id": self.headers.get("Last-Event-ID"),
-                "accept": self.headers.get("Accept"), "cache_control": self.headers.get("Cache-Control")})
+                "path": url.path, "query": url.query, "last_event_id": self.headers.get("Last-Event-ID"),
+                "accept": self.headers.get("Accept"), "cache_control": self.headers.get("Cache-Control"),
+                "authorization": self.headers.get("Authorization")})
         if route == "events":
             return self.events(query)
         if route == "status":

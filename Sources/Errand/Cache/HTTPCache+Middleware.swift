@@ -2,11 +2,13 @@ import Foundation
 
 extension HTTPCache {
     /// Answers from the cache, revalidates, or passes the request on and stores the response, per the request's
-    /// ``CachePolicy``.
+    /// ``CachePolicy``. Streamed requests (downloads, event streams, ``APIClient/stream(_:)``) pass through.
     public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws
         -> TransportResponse
     {
         guard request.method == .get else { return try await passUnsafe(request, next: next) }
+        // Streamed bodies (downloads, event streams, `stream`) go to their reader as they arrive, never into the cache.
+        if request.delivery == .streamed { return try await next(request) }
         let lookup = Lookup(request: request, configuration: configuration)
         if lookup.bypassesCache { return try await next(request) }
         if lookup.requestControl.noStore {

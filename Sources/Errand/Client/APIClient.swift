@@ -20,8 +20,8 @@ public struct APIClient: Sendable {
     /// Whether every configured header passed the header check, decided once: then only a
     /// request's own headers need checking.
     private let configuredHeadersAreValid: Bool
-    /// The middleware chain ending in the transport, built once.
-    private let pipeline: Middleware.Next
+    /// The middleware chain ending in the redirect follower and the transport, built once.
+    let pipeline: Middleware.Next
     /// The configured redirect policy with the plain-http rule of this client's base URL: the one every request and
     /// every hop it follows obey.
     private let redirects: RedirectPolicy
@@ -57,7 +57,7 @@ public struct APIClient: Sendable {
         Value
     > {
         let decoder = configuration.decoder
-        return try await exchange(request) { response throws(ErrandError) in
+        return try await send(request) { response throws(ErrandError) in
             do {
                 return try decoder.decode(Value.self, from: response.body)
             } catch {
@@ -71,12 +71,12 @@ public struct APIClient: Sendable {
 
     /// Sends a request and returns the raw body.
     public func send(_ request: Request<Data>) async throws(ErrandError) -> Response<Data> {
-        try await exchange(request) { response throws(ErrandError) in response.body }
+        try await send(request) { response throws(ErrandError) in response.body }
     }
 
     /// Sends a request and returns the body as text, decoded with the charset the response names (UTF-8 by default).
     public func send(_ request: Request<String>) async throws(ErrandError) -> Response<String> {
-        try await exchange(request) { response throws(ErrandError) in
+        try await send(request) { response throws(ErrandError) in
             let charset = Self.charset(of: response.headers["Content-Type"])
             if charset == "iso-8859-1" || charset == "latin1" {
                 return String(decoding: response.body.map { UInt16($0) }, as: UTF16.self)
@@ -87,31 +87,19 @@ public struct APIClient: Sendable {
 
     /// Sends a request and ignores the body.
     public func send(_ request: Request<Void>) async throws(ErrandError) -> Response<Void> {
-        try await exchange(request) { _ throws(ErrandError) in () }
+        try await send(request) { _ throws(ErrandError) in () }
     }
 
     /// Sends a request and streams the body. The status is checked before the stream is returned.
     ///
-    /// Middleware does not take part in streaming (a stream cannot be retried or cached); observers do.
+    /// The request goes through the middleware chain like every other (authentication, keys, limits, retries before
+    /// the head arrives, observers); a concurrency limit's slot is held until the body ends or the stream is dropped.
+    /// The cache and coalescing pass streams through.
     public func stream(_ request: Request<Data>) async throws(ErrandError) -> StreamingResponse {
-        let built = try makeRedactedTransportRequest(request)
-        let started = ContinuousClock.now
-        do {
-            let response = try await configuration.transport.stream(built)
-            guard request.acceptedStatusCodes.contains(response.status) else {
-                let excerpt = try? await response.body.prefix(bytes: 1024)
-                throw statusError(
-                    TransportResponse(
-                        status: response.status, headers: response.headers, body: excerpt ?? Data(), url: response.url))
-            }
-            return response
-        } catch {
-            let failure = Self.redacted(ErrandError(error), configuration.redaction)
-            Self.report(
-                configuration, built, status: nil, error: failure, started: started, metrics: nil, cacheStatus: .notUsed
-            )
-            throw failure
-        }
+        let response = try await open(request, delivery: .streamed)
+        return StreamingResponse(
+            status: response.status, headers: response.headers, url: response.url,
+            body: response.bodyStream ?? ByteStream(buffered: response.body))
     }
 
     // MARK: Building
@@ -179,118 +167,6 @@ public struct APIClient: Sendable {
                 separator: "&")
             guard let result = components.url else { throw .invalidURL("\(url.absoluteString) is not a valid URL.") }
             return result
-        }
-    }
-
-    // MARK: The exchange
-
-    /// ``makeTransportRequest(_:)`` with secrets hidden in what it throws (a refused URL names the URL).
-    private func makeRedactedTransportRequest<Value>(_ request: Request<Value>) throws(ErrandError) -> TransportRequest
-    {
-        do {
-            return try makeTransportRequest(request)
-        } catch {
-            throw Self.redacted(error, configuration.redaction)
-        }
-    }
-
-    private func exchange<Value: Sendable>(
-        _ request: Request<Value>, decode: (TransportResponse) throws(ErrandError) -> Value
-    ) async throws(ErrandError) -> Response<Value> {
-        let built = try makeRedactedTransportRequest(request)
-        let started = ContinuousClock.now
-        let response: TransportResponse
-        do {
-            try Task.checkCancellation()
-            response = try await pipeline(built)
-        } catch {
-            throw Self.redacted(ErrandError(error), configuration.redaction)
-        }
-        guard request.acceptedStatusCodes.contains(response.status) else {
-            throw statusError(response)
-        }
-        let value = try decode(response)
-        var metrics = response.metrics
-        metrics.total = ContinuousClock.now - started
-        return Response(
-            value: value, status: response.status, headers: response.headers, url: response.url, data: response.body,
-            metrics: metrics, cacheStatus: response.cacheStatus)
-    }
-
-    /// The middleware chain ending in the transport; the transport step reports each attempt to observers.
-    private static func makePipeline(_ configuration: ClientConfiguration) -> Middleware.Next {
-        let transport = configuration.transport
-        let context = MiddlewareContext(observers: configuration.observers, redaction: configuration.redaction)
-        // Without observers there is nothing to report: the transport itself is the end of the chain, with no
-        // clock reads, closure or event per attempt.
-        if configuration.observers.isEmpty {
-            return configuration.middleware.chained(context: context) { request in try await transport.send(request) }
-        }
-        return configuration.middleware.chained(context: context) { request in
-            let started = ContinuousClock.now
-            do {
-                let response = try await transport.send(request)
-                report(
-                    configuration, request, status: response.status, error: nil, started: started,
-                    metrics: response.metrics,
-                    cacheStatus: request.reportedCacheStatus(for: response))
-                return response
-            } catch {
-                report(
-                    configuration, request, status: nil, error: ErrandError(error), started: started, metrics: nil,
-                    cacheStatus: request.reportedCacheStatus(for: nil))
-                throw error
-            }
-        }
-    }
-
-    private static func report(
-        _ configuration: ClientConfiguration, _ request: TransportRequest, status: Int?, error: ErrandError?,
-        started: ContinuousClock.Instant,
-        metrics: TransferMetrics?, cacheStatus: CacheStatus
-    ) {
-        guard !configuration.observers.isEmpty else { return }
-        let redaction = configuration.redaction
-        let event = ExchangeEvent(
-            method: request.method, url: redaction.redact(request.url),
-            requestHeaders: redaction.redact(request.headers),
-            status: status, error: error.map { redacted($0, configuration.redaction) },
-            duration: ContinuousClock.now - started,
-            bytesReceived: metrics?.bytesReceived ?? 0, bytesSent: metrics?.bytesSent ?? 0,
-            attempt: request.options.attempt, cacheStatus: cacheStatus, metrics: metrics)
-        for observer in configuration.observers { observer.exchangeDidFinish(event) }
-    }
-
-    private func statusError(_ response: TransportResponse) -> ErrandError {
-        let redaction = configuration.redaction
-        let url = URL(string: redaction.redact(response.url))
-        // The headers are kept for the caller to inspect (Retry-After, WWW-Authenticate), but `Set-Cookie` and the
-        // other secret fields would be printed with the error.
-        let failure = StatusFailure(
-            status: response.status, headers: redaction.redact(response.headers), body: response.body, url: url)
-        if response.status == 403,
-            DecodingFailure.looksLikeHTML(contentType: response.headers["Content-Type"], excerpt: failure.bodyExcerpt)
-        {
-            return .blocked(failure)
-        }
-        return .unacceptableStatus(failure)
-    }
-
-    /// Hides secrets in the URLs an error carries.
-    private static func redacted(_ error: ErrandError, _ redaction: Redaction) -> ErrandError {
-        switch error {
-        case .transport(var failure):
-            failure.url = failure.url.flatMap { URL(string: redaction.redact($0)) }
-            failure.underlying = redaction.redact(text: failure.underlying)
-            return .transport(failure)
-        case .insecureURL(let url):
-            return .insecureURL(URL(string: redaction.redact(url)) ?? url)
-        case .notCached(let url):
-            return .notCached(URL(string: redaction.redact(url)) ?? url)
-        case .invalidURL(let reason):
-            return .invalidURL(redaction.redact(text: reason))
-        default:
-            return error
         }
     }
 

@@ -78,11 +78,14 @@ public struct StatusFailure: Sendable, CustomStringConvertible {
     /// The URL that answered (secrets redacted).
     public var url: URL?
 
+    /// How much of a body an excerpt keeps, in bytes.
+    static let excerptLimit = 1024
+
     /// Creates a status failure, keeping the first 1,024 bytes of the body.
     public init(status: Int, headers: HTTPHeaders, body: Data, url: URL?) {
         self.status = status
         self.headers = headers
-        self.bodyExcerpt = String(decoding: body.prefix(1024), as: UTF8.self)
+        self.bodyExcerpt = String(decoding: body.prefix(Self.excerptLimit), as: UTF8.self)
         self.url = url
     }
 

@@ -5,8 +5,8 @@ import Synchronization
 ///
 /// Requests are identical when method, URL and every header field match. Each caller gets the same response (or the
 /// same failure). A caller that is cancelled stops waiting at once; the shared transfer is cancelled only when every
-/// caller has left. Requests with a body, and those that set ``RequestOptions/allowsCoalescing`` to `false`, go
-/// through alone.
+/// caller has left. Requests with a body, streamed requests (``ResponseDelivery/streamed``: a body has one reader),
+/// and those that set ``RequestOptions/allowsCoalescing`` to `false`, go through alone.
 ///
 /// Put it first in the chain so that one transfer, retries and all, serves everyone.
 public final class CoalescingMiddleware: Middleware {
@@ -46,7 +46,9 @@ public final class CoalescingMiddleware: Middleware {
     public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws
         -> TransportResponse
     {
-        guard request.method == .get || request.method == .head, request.body == .none, request.options.allowsCoalescing
+        // A streamed body is read once, by one reader: it cannot be shared.
+        guard request.method == .get || request.method == .head, request.body == .none, request.delivery == .buffered,
+            request.options.allowsCoalescing
         else { return try await next(request) }
         let key = Key(method: request.method, url: request.url, headers: request.headers)
         let caller = state.withLock { $0.makeID() }

@@ -1,7 +1,9 @@
 /// Middleware that keeps at most a ``ConcurrencyLimiter``'s limit of requests in flight.
 ///
 /// The slot is held from the start of the transfer until its response (or failure) is back, not during a retry's
-/// backoff when ``RetryMiddleware`` comes earlier in the chain.
+/// backoff when ``RetryMiddleware`` comes earlier in the chain. A streamed response (``APIClient/stream(_:)``, a
+/// download, an event stream) holds its slot until its body ends, fails or is dropped: an event stream holds one for
+/// as long as it stays connected.
 public struct ConcurrencyLimitMiddleware: Middleware {
     /// The limiter; share it to share the limit.
     public let limiter: ConcurrencyLimiter
@@ -20,8 +22,27 @@ public struct ConcurrencyLimitMiddleware: Middleware {
     public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws
         -> TransportResponse
     {
+        try await Self.send(request, limiter: limiter, through: next)
+    }
+
+    /// Sends `request` through `next` holding a slot of `limiter`. Shared with the fused chain of ``Resilience``.
+    static func send(
+        _ request: TransportRequest, limiter: ConcurrencyLimiter,
+        through next: (TransportRequest) async throws -> TransportResponse
+    ) async throws -> TransportResponse {
         try await limiter.acquire()
-        defer { limiter.release() }
-        return try await next(request)
+        var response: TransportResponse
+        do {
+            response = try await next(request)
+        } catch {
+            limiter.release()
+            throw error
+        }
+        guard let stream = response.bodyStream else {
+            limiter.release()
+            return response
+        }
+        response.bodyStream = stream.onEnd { _, _ in limiter.release() }
+        return response
     }
 }

@@ -38,8 +38,9 @@ public enum Resilience {
 }
 
 /// Retry, rate limit and concurrency limit in one step of the chain.
-struct FusedResilience: Middleware {
+struct FusedResilience: Middleware, RetryingMiddleware {
     let retry: RetryPolicy?
+    var retryPolicy: RetryPolicy? { retry }
     let rateLimiter: RateLimiter?
     let concurrencyLimiter: ConcurrencyLimiter?
 
@@ -60,8 +61,6 @@ struct FusedResilience: Middleware {
 
     private func limitedConcurrency(_ request: TransportRequest, _ next: Next) async throws -> TransportResponse {
         guard let concurrencyLimiter else { return try await next(request) }
-        try await concurrencyLimiter.acquire()
-        defer { concurrencyLimiter.release() }
-        return try await next(request)
+        return try await ConcurrencyLimitMiddleware.send(request, limiter: concurrencyLimiter, through: next)
     }
 }

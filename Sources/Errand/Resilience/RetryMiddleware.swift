@@ -7,9 +7,11 @@
 ///
 /// Put it before rate and concurrency limiters so that every attempt waits for its own turn, and no slot is held
 /// during the backoff.
-public struct RetryMiddleware: Middleware {
+public struct RetryMiddleware: Middleware, RetryingMiddleware {
     /// The policy for requests that do not set ``RequestOptions/retryPolicy``.
     public var policy: RetryPolicy
+
+    var retryPolicy: RetryPolicy? { policy }
 
     /// Creates retry middleware.
     public init(policy: RetryPolicy = .default) {
@@ -70,4 +72,11 @@ public struct RetryMiddleware: Middleware {
         guard let deadline else { return true }
         return clock.now + wait < deadline
     }
+}
+
+/// Middleware that retries by a policy, which transfers that retry in their own way (a download resuming where its
+/// body broke off) follow too.
+protocol RetryingMiddleware {
+    /// The policy for requests that do not set their own; `nil` when this middleware does not retry.
+    var retryPolicy: RetryPolicy? { get }
 }

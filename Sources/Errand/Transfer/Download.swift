@@ -36,55 +36,69 @@ extension APIClient {
     /// The client's body-size cap does not apply (nothing is held in memory) and neither does its total timeout: a
     /// download may take as long as it needs while bytes keep arriving. ``ClientConfiguration/timeout`` is the longest
     /// time without a byte, and the request's own `timeout`, when it sets one, the total. `progress` counts the bytes
-    /// a resume kept as received. Middleware does not take part; observers do not see downloads. Run one download per
-    /// destination at a time: two would share its partial file.
+    /// a resume kept as received. Run one download per destination at a time: two would share its partial file.
+    ///
+    /// A download goes through the client's middleware like every request (authentication, keys, rate and concurrency
+    /// limits — its slot held until the file is complete — and observers); the cache passes it through. Retries by the
+    /// client's ``RetryMiddleware`` (or ``Resilience``) policy apply before the body starts, as for every request, and
+    /// once bytes are in the file by resuming: a connection lost mid-body is continued with `Range` and `If-Range`
+    /// when the server named a strong ETag, as often as the policy allows.
     public func download(
         _ request: Request<Data>, to destination: URL, resume: Bool = false, progress: TransferProgressStream? = nil
     ) async throws(ErrandError) -> Download {
         let file = DownloadFile(destination: destination)
         defer { file.closeFile() }
-        var base = try makeTransportRequest(request)
-        base.maxResponseBodySize = .max
-        base.timeouts =
-            Timeouts(connect: base.timeouts.connect, idle: configuration.timeout, total: request.timeout).clamped
-        // The bytes of the file as they are, and whatever type it has: not the client's default JSON Accept.
-        if !request.headers.contains("Accept-Encoding") { base.headers["Accept-Encoding"] = "identity" }
-        if !request.headers.contains("Accept") { base.headers["Accept"] = "*/*" }
+        let url = try makeRedactedTransportRequest(request).url
+        let timeouts = Timeouts(
+            connect: configuration.connectTimeout, idle: configuration.timeout, total: request.timeout)
+        let retries = downloadRetryPolicy(for: request)
 
         var machine = DownloadStateMachine()
-        let partial = resume ? file.existingPartial(for: base.url) : nil
+        let partial = resume ? file.existingPartial(for: url) : nil
         var action = machine.start(
             partialSize: partial?.size ?? 0, validator: partial?.record.validator, resume: resume)
         let reporter = DownloadProgress(progress)
         defer { reporter.finish() }
+        var resumes = 0
         while true {
             switch action {
             case .none:
                 throw ErrandError.transport(
-                    TransportFailure(kind: .other, url: base.url, underlying: "the download stopped"))
+                    TransportFailure(kind: .other, url: url, underlying: "the download stopped"))
             case .restart:
                 file.discard()
                 action = .request(range: nil, ifRange: nil)
             case .request(let range, let validator):
-                var attempt = base
-                if let range, let validator {
-                    attempt.headers["Range"] = "bytes=\(range)-"
-                    attempt.headers["If-Range"] = validator.value
-                }
-                let response: StreamingResponse
-                do {
-                    response = try await configuration.transport.stream(attempt)
-                } catch {
-                    throw redactedDownloadError(ErrandError(error))
+                let response = try await open(request, delivery: .streamed, checksStatus: false) { attempt in
+                    attempt.maxResponseBodySize = .max
+                    attempt.timeouts = timeouts.clamped
+                    // The bytes of the file as they are, and whatever type it has: not the client's default JSON Accept.
+                    if !request.headers.contains("Accept-Encoding") { attempt.headers["Accept-Encoding"] = "identity" }
+                    if !request.headers.contains("Accept") { attempt.headers["Accept"] = "*/*" }
+                    if let range, let validator {
+                        attempt.headers["Range"] = "bytes=\(range)-"
+                        attempt.headers["If-Range"] = validator.value
+                    }
                 }
                 let next = machine.head(
                     status: response.status, contentLength: response.headers["Content-Length"].flatMap { Int64($0) },
                     contentRange: response.headers["Content-Range"],
-                    accepts: request.acceptedStatusCodes.contains(response.status))
+                    accepts: request.acceptedStatusCodes.contains(response.status),
+                    validator: DownloadStateMachine.Validator.of(
+                        etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"]))
                 switch next {
                 case .write(let offset):
-                    try await receive(
-                        response, into: file, at: offset, url: attempt.url, machine: &machine, reporter: reporter)
+                    do {
+                        try await receive(
+                            response, into: file, at: offset, url: response.url, machine: &machine, reporter: reporter)
+                    } catch {
+                        guard let retry = resumption(after: error, machine: &machine, policy: retries, done: resumes)
+                        else { throw error }
+                        resumes += 1
+                        try await wait(retries.backoff(beforeRetry: resumes))
+                        action = retry
+                        continue
+                    }
                     let bytes = machine.bytesWritten
                     action = machine.bodyEnded()
                     if case .commit = action {
@@ -101,13 +115,14 @@ extension APIClient {
                     return finished(response, machine: machine, bytes: size, destination: destination)
                 case .fail(let failure, let discard):
                     if discard { file.discard() }
-                    throw await error(for: failure, response: response)
+                    if case .status = failure { throw await self.failure(for: response) }
+                    throw error(for: failure, url: response.url)
                 default:
                     action = next
                 }
             case .fail(let failure, let discard):
                 if discard { file.discard() }
-                throw error(for: failure, url: base.url)
+                throw error(for: failure, url: url)
             case .write, .commit:
                 action = .none
             }
@@ -116,17 +131,15 @@ extension APIClient {
 
     /// Writes a response body into the partial file, with the version's record saved first.
     private func receive(
-        _ response: StreamingResponse, into file: DownloadFile, at offset: Int64, url: URL,
+        _ response: TransportResponse, into file: DownloadFile, at offset: Int64, url: URL,
         machine: inout DownloadStateMachine, reporter: DownloadProgress
     ) async throws(ErrandError) {
-        let validator = DownloadStateMachine.Validator.of(
-            etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"])
         try file.saveRecord(
-            DownloadFile.Record(validator: validator, length: machine.expectedLength, url: url.absoluteString))
+            DownloadFile.Record(validator: machine.validator, length: machine.expectedLength, url: url.absoluteString))
         try file.open(at: offset)
         reporter.report(received: offset, total: machine.expectedLength)
         do {
-            for try await chunk in response.body {
+            for try await chunk in response.bodyStream ?? ByteStream(buffered: response.body) {
                 try file.write(chunk)
                 if case .fail(let failure, let discard) = machine.received(chunk.count) {
                     if discard { file.discard() }
@@ -135,36 +148,50 @@ extension APIClient {
                 reporter.report(received: machine.bytesWritten, total: machine.expectedLength)
             }
         } catch {
-            _ = machine.failed("\(error)")
             file.closeFile()
-            throw redactedDownloadError(ErrandError(error))
+            throw redacted(ErrandError(error))
+        }
+    }
+
+    /// The request that continues a download whose body failed with `error`, when the policy allows another attempt,
+    /// the failure is one worth retrying, and the file's version has a strong ETag to resume it by; else `nil` (and
+    /// the machine has failed).
+    private func resumption(
+        after error: ErrandError, machine: inout DownloadStateMachine, policy: RetryPolicy, done: Int
+    ) -> DownloadStateMachine.Action? {
+        let action = machine.interrupted(
+            reason: "\(error)", canResume: done + 1 < policy.maxAttempts && policy.isRetryable(error))
+        guard case .request = action else { return nil }
+        return action
+    }
+
+    /// The retry policy of the client's retrying middleware, which a download's resumptions follow; none without one.
+    private func downloadRetryPolicy(for request: Request<Data>) -> RetryPolicy {
+        if let own = request.options.retryPolicy { return own }
+        for middleware in configuration.middleware {
+            if let retrying = middleware as? any RetryingMiddleware, let policy = retrying.retryPolicy {
+                return policy
+            }
+        }
+        return .never
+    }
+
+    private func wait(_ delay: Duration) async throws(ErrandError) {
+        do {
+            try await Task.sleep(for: delay)
+        } catch {
+            throw .cancelled
         }
     }
 
     private func finished(
-        _ response: StreamingResponse, machine: DownloadStateMachine, bytes: Int64, destination: URL
+        _ response: TransportResponse, machine: DownloadStateMachine, bytes: Int64, destination: URL
     ) -> Download {
         var resumed = false
         if case .succeeded(let kept) = machine.state { resumed = kept }
         return Download(
             fileURL: destination, url: response.url, status: response.status,
             headers: configuration.redaction.redact(response.headers), bytes: bytes, resumed: resumed)
-    }
-
-    private func error(for failure: DownloadStateMachine.Failure, response: StreamingResponse) async -> ErrandError {
-        guard case .status = failure else { return error(for: failure, url: response.url) }
-        var excerpt = Data()
-        do {
-            for try await chunk in response.body {
-                excerpt.append(chunk)
-                if excerpt.count >= 1024 { break }
-            }
-        } catch {}
-        return .unacceptableStatus(
-            StatusFailure(
-                status: response.status, headers: configuration.redaction.redact(response.headers),
-                body: excerpt.prefix(1024),
-                url: URL(string: configuration.redaction.redact(response.url))))
     }
 
     private func error(for failure: DownloadStateMachine.Failure, url: URL) -> ErrandError {
@@ -185,13 +212,6 @@ extension APIClient {
         case .other(let reason):
             return .transport(TransportFailure(kind: .other, url: shown, underlying: reason))
         }
-    }
-
-    private func redactedDownloadError(_ error: ErrandError) -> ErrandError {
-        guard case .transport(var failure) = error else { return error }
-        failure.url = failure.url.flatMap { URL(string: configuration.redaction.redact($0)) }
-        failure.underlying = configuration.redaction.redact(text: failure.underlying)
-        return .transport(failure)
     }
 }
 

@@ -13,6 +13,8 @@ import Foundation
 /// requesting ─head(other status)─────────────────▶ finished(failed)
 /// receiving ─received(bytes)─────────────────────▶ receiving            (more than announced: failed)
 /// receiving ─bodyEnded──────────────────────────▶ committing            (exactly the announced length; else failed)
+/// receiving(n) ─interrupted(resumable)───────────▶ requesting(from: n) ─── action: request bytes n- with If-Range
+/// receiving ─interrupted(not resumable)──────────▶ finished(failed)
 /// committing ─committed──────────────────────────▶ finished(succeeded)
 /// every state but finished ─failed(error)────────▶ finished(failed)     (the partial file stays for a resume)
 /// ```
@@ -72,6 +74,8 @@ struct DownloadStateMachine: Sendable {
     }
 
     private(set) var state: State = .idle
+    /// The version of the file being received, as its response named it.
+    private(set) var validator: Validator?
 
     /// The download starts with `partialSize` bytes already in the partial file, whose version `validator` names.
     mutating func start(partialSize: Int64, validator: Validator?, resume: Bool) -> Action {
@@ -86,8 +90,11 @@ struct DownloadStateMachine: Sendable {
 
     /// The final head arrived: its status, `Content-Length` and `Content-Range`; `accepts` says whether the request
     /// accepts the status.
-    mutating func head(status: Int, contentLength: Int64?, contentRange: String?, accepts: Bool) -> Action {
+    mutating func head(
+        status: Int, contentLength: Int64?, contentRange: String?, accepts: Bool, validator: Validator? = nil
+    ) -> Action {
         guard case .requesting(let offset, let restarted) = state else { return .none }
+        self.validator = validator
         switch status {
         case 206 where offset > 0:
             guard let range = ContentRange(contentRange), range.start == offset, let total = range.total else {
@@ -131,6 +138,16 @@ struct DownloadStateMachine: Sendable {
         }
         state = .committing(resumed: resumed)
         return .commit
+    }
+
+    /// The body stopped short (the connection was lost, a timeout fired). With `canResume` (the retry policy allows
+    /// another attempt) and a strong ETag naming this version, the download continues from the bytes written;
+    /// otherwise it fails, the partial file kept for a later resume.
+    mutating func interrupted(reason: String, canResume: Bool) -> Action {
+        guard case .receiving(let written, _, _) = state, canResume, written > 0, let validator, validator.isETag
+        else { return failed(reason) }
+        state = .requesting(offset: written, restarted: false)
+        return .request(range: written, ifRange: validator)
     }
 
     /// The file is in place.

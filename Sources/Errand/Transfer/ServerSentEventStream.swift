@@ -10,7 +10,12 @@ import Foundation
 /// 200 and 204, with ``ErrandError/decoding(_:)`` for a 200 that is not `text/event-stream`, and with
 /// ``ErrandError/cancelled`` when the reading task is cancelled — which closes the connection at once, as does
 /// leaving the loop early. No total timeout applies (an event stream is meant to stay open) unless the request sets
-/// one, and neither does the client's body-size cap (events are not buffered). Middleware does not take part.
+/// one, and neither does the client's body-size cap (events are not buffered).
+///
+/// Every connection goes through the client's middleware like any request: authentication and keys, rate limits, a
+/// concurrency limit (whose slot a connection holds for as long as it stays open), retries before the stream opens,
+/// and observers (which see each connection when it ends); the cache passes it through. Errors are redacted by the
+/// client's ``Redaction`` like every other.
 public struct ServerSentEventStream: AsyncSequence, Sendable {
     /// An event.
     public typealias Element = ServerSentEvent
@@ -86,25 +91,26 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
 
         /// Opens a connection and checks its answer.
         private mutating func connect() async -> EventStreamStateMachine.Action {
-            let response: StreamingResponse
+            let response: TransportResponse
+            let lastEventID = parser.lastEventID
+            let request = request
             do {
-                response = try await client.configuration.transport.stream(try makeTransportRequest())
+                response = try await client.open(request, delivery: .streamed, checksStatus: false) { built in
+                    Self.prepare(&built, for: request, lastEventID: lastEventID)
+                }
             } catch {
-                return machine.connectFailed(ErrandError(error), serverRetry: parser.reconnectionTime)
+                return machine.connectFailed(error, serverRetry: parser.reconnectionTime)
             }
+            let body = response.bodyStream ?? ByteStream(buffered: response.body)
             let action = machine.opened(status: response.status, contentType: response.headers["Content-Type"])
             switch action {
             case .read:
                 parser.reset()
-                body = response.body.makeAsyncIterator()
+                self.body = body.makeAsyncIterator()
             case .fail(.status):
-                let excerpt = (try? await response.body.prefix(bytes: 1024)) ?? Data()
-                let failure = StatusFailure(
-                    status: response.status, headers: client.configuration.redaction.redact(response.headers),
-                    body: excerpt, url: URL(string: client.configuration.redaction.redact(response.url)))
-                return .fail(.failure(.unacceptableStatus(failure)))
+                return .fail(.failure(await client.failure(for: response)))
             case .fail(.contentType(let type)):
-                let excerpt = (try? await response.body.prefix(bytes: 1024)) ?? Data()
+                let excerpt = (try? await body.prefix(bytes: StatusFailure.excerptLimit)) ?? Data()
                 return .fail(
                     .failure(
                         .decoding(
@@ -133,16 +139,16 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
             } catch {
                 body = nil
                 if Task.isCancelled { return machine.cancelled() }
-                return machine.ended(ErrandError(error), serverRetry: parser.reconnectionTime)
+                return machine.ended(client.redacted(ErrandError(error)), serverRetry: parser.reconnectionTime)
             }
         }
 
-        private func makeTransportRequest() throws(ErrandError) -> TransportRequest {
-            var built = try client.makeTransportRequest(request)
+        /// What every connection of the stream sends, on top of the request as the client builds it.
+        private static func prepare(_ built: inout TransportRequest, for request: Request<Data>, lastEventID: String?) {
             // The client's default Accept (JSON) is not what an event stream answers to; a request's own Accept stays.
             built.headers["Accept"] = request.headers["Accept"] ?? "text/event-stream"
             built.headers["Cache-Control"] = "no-cache"
-            if let lastEventID = parser.lastEventID {
+            if let lastEventID {
                 built.headers["Last-Event-ID"] = lastEventID
             } else {
                 built.headers.remove("Last-Event-ID")
@@ -150,7 +156,6 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
             // A stream stays open: only a timeout the request itself sets ends it; events are never buffered whole.
             built.timeouts.total = request.timeout
             built.maxResponseBodySize = .max
-            return built
         }
     }
 }

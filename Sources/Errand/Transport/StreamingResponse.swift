@@ -80,3 +80,53 @@ final class ChunkOnce: Sendable {
         }
     }
 }
+
+extension ByteStream {
+    /// This stream, calling `onEnd` exactly once with the bytes read and how the body ended: at its end (`nil`), when
+    /// reading it fails (the error), or when it is dropped unread or half read (``ErrandError/cancelled``, when the
+    /// last copy of the stream goes). What holds a resource for a body's whole life — a concurrency slot, an observer's
+    /// event — lets go of it here.
+    func onEnd(_ onEnd: @escaping @Sendable (_ bytes: Int, _ failure: ErrandError?) -> Void) -> ByteStream {
+        let watch = StreamEndWatch(onEnd)
+        return ByteStream {
+            do {
+                var iterator = self.makeAsyncIterator()
+                let chunk = try await iterator.next()
+                watch.read(chunk)
+                return chunk
+            } catch {
+                watch.end(ErrandError(error))
+                throw error
+            }
+        }
+    }
+}
+
+/// Counts a stream's bytes and reports its end once, whichever way it comes.
+private final class StreamEndWatch: Sendable {
+    private struct State {
+        var bytes = 0
+        var ended = false
+    }
+
+    private let state = Mutex(State())
+    private let onEnd: @Sendable (Int, ErrandError?) -> Void
+
+    init(_ onEnd: @escaping @Sendable (Int, ErrandError?) -> Void) { self.onEnd = onEnd }
+
+    deinit { end(.cancelled) }
+
+    func read(_ chunk: Data?) {
+        guard let chunk else { return end(nil) }
+        state.withLock { $0.bytes += chunk.count }
+    }
+
+    func end(_ failure: ErrandError?) {
+        let bytes: Int? = state.withLock { state in
+            guard !state.ended else { return nil }
+            state.ended = true
+            return state.bytes
+        }
+        if let bytes { onEnd(bytes, failure) }
+    }
+}

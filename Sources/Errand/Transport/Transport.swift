@@ -2,9 +2,11 @@ import Foundation
 
 /// The seam between the client and the wire: a fully built request in; status, headers, body and metrics out.
 ///
-/// A transport follows redirects per ``TransportRequest/redirects``, enforces ``TransportRequest/maxResponseBodySize``
-/// and ``TransportRequest/timeouts``, and reports every failure as an ``ErrandError`` (cancellation of the calling
-/// task as ``ErrandError/cancelled``). A non-2xx status is not a failure here: the client decides what it accepts.
+/// A transport enforces ``TransportRequest/maxResponseBodySize`` and ``TransportRequest/timeouts``, and reports every
+/// failure as an ``ErrandError`` (cancellation of the calling task as ``ErrandError/cancelled``). A non-2xx status is
+/// not a failure here: the client decides what it accepts. A transport never follows a redirect: it returns the 3xx
+/// response as it came, and the client's one redirect follower decides every hop by ``TransportRequest/redirects``,
+/// whichever transport carries it.
 public protocol Transport: Sendable {
     /// Performs the request and buffers the whole response body.
     func send(_ request: TransportRequest) async throws -> TransportResponse
@@ -19,10 +21,9 @@ extension Transport {
     /// Buffers the response with ``send(_:)`` and yields its body as a single chunk.
     public func stream(_ request: TransportRequest) async throws -> StreamingResponse {
         let response = try await send(request)
-        let chunk = ChunkOnce(response.body)
         return StreamingResponse(
             status: response.status, headers: response.headers, url: response.url,
-            body: ByteStream { chunk.take() })
+            body: ByteStream(buffered: response.body))
     }
 }
 
@@ -41,16 +42,20 @@ public struct TransportRequest: Sendable {
     /// The largest response body accepted, in bytes (after content decoding); larger fails with
     /// ``ErrandError/bodyTooLarge(limit:)``, as early as the transport can tell.
     public var maxResponseBodySize: Int
-    /// How to follow redirects.
+    /// How the client follows this request's redirects (transports return every 3xx as it is).
     public var redirects: RedirectPolicy
     /// Per-request options for middleware.
     public var options: RequestOptions
+    /// Whether the caller wants the body in memory or as it arrives (downloads, event streams,
+    /// ``APIClient/stream(_:)``): a streamed response carries its body in ``TransportResponse/bodyStream``.
+    public var delivery: ResponseDelivery
 
     /// Creates a transport request.
     public init(
         method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = [:], body: TransportBody = .none,
         timeouts: Timeouts = Timeouts(), maxResponseBodySize: Int = 50_000_000,
-        redirects: RedirectPolicy = RedirectPolicy(), options: RequestOptions = RequestOptions()
+        redirects: RedirectPolicy = RedirectPolicy(), options: RequestOptions = RequestOptions(),
+        delivery: ResponseDelivery = .buffered
     ) {
         self.method = method
         self.url = url
@@ -60,7 +65,16 @@ public struct TransportRequest: Sendable {
         self.maxResponseBodySize = maxResponseBodySize
         self.redirects = redirects
         self.options = options
+        self.delivery = delivery
     }
+}
+
+/// How a response body reaches the caller.
+public enum ResponseDelivery: Sendable, Hashable {
+    /// Read whole into ``TransportResponse/body`` before the response is returned.
+    case buffered
+    /// Returned as soon as the head arrives, the body following in ``TransportResponse/bodyStream``.
+    case streamed
 }
 
 /// A request body as transports receive it.
@@ -102,68 +116,22 @@ public struct Timeouts: Sendable, Hashable {
     }
 }
 
-/// How a transport follows redirects.
-public struct RedirectPolicy: Sendable, Hashable {
-    /// The most redirects followed for one request; one more fails with ``TransportFailure/Kind/tooManyRedirects``.
-    /// Zero returns the 3xx response itself.
-    public var maxRedirects: Int
-    /// Where a hop may use plain http. ``APIClient`` sets it from its base URL and
-    /// ``ClientConfiguration/allowsInsecureHTTP``, so every hop obeys the rule the first request did.
-    public var plainHTTP: PlainHTTPPolicy
-
-    /// Creates a policy. Redirects never downgrade https to http, go to plain http only where `plainHTTP` permits,
-    /// and drop `Authorization`, `Proxy-Authorization` and `Cookie` when the scheme, host or port changes; 307 and 308
-    /// keep the method and the body.
-    public init(maxRedirects: Int = 10, plainHTTP: PlainHTTPPolicy = .loopback) {
-        self.maxRedirects = maxRedirects
-        self.plainHTTP = plainHTTP
-    }
-
-    /// The request fields that carry credentials, which a redirect to another server must not receive.
-    static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie"]
-
-    /// Why a redirect from `current` to `target` is refused (as a transport failure), or `nil` when it may be
-    /// followed: https anywhere; plain http only from plain http and where ``plainHTTP`` permits; nothing else.
-    /// Both transports decide every hop with this.
-    func refusal(from current: URL, to target: URL) -> TransportFailure? {
-        let from = current.scheme?.lowercased()
-        let to = target.scheme?.lowercased()
-        if to == "https" { return nil }
-        if to == "http", from == "http", plainHTTP.permitsHTTP(to: target) { return nil }
-        let reason =
-            to == "http" && from == "http"
-            ? "refused a plain http redirect to \(target.host ?? "?"), which this client may not reach without encryption"
-            : "refused redirect from \(from ?? "?") to \(to ?? "?")"
-        return TransportFailure(kind: .insecureRedirect, url: current, underlying: reason)
-    }
-
-    /// The request with the fields a redirect from `current` to `target` must not carry removed: every credential
-    /// field when the target is another server.
-    static func headers(_ headers: HTTPHeaders, from current: URL, to target: URL) -> HTTPHeaders {
-        guard !sameServer(current, target) else { return headers }
-        var kept = headers
-        for name in credentialHeaders { kept.remove(name) }
-        return kept
-    }
-
-    /// Whether two URLs name the same server: scheme, host (ignoring case) and port (the scheme's default when absent).
-    static func sameServer(_ first: URL, _ second: URL) -> Bool {
-        func port(_ url: URL) -> Int? {
-            url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
-        }
-        return first.scheme?.lowercased() == second.scheme?.lowercased()
-            && first.host?.lowercased() == second.host?.lowercased() && port(first) == port(second)
-    }
-}
-
-/// A buffered response as transports return it.
+/// A response as transports return it and middleware sees it.
+///
+/// A response to a ``ResponseDelivery/buffered`` request has its whole body in ``body``. A response to a
+/// ``ResponseDelivery/streamed`` one has its body still to come, in ``bodyStream``, and ``body`` empty: middleware
+/// that looks only at the status and headers (authentication, limits, retries, observers) works the same for both,
+/// and one that needs the bytes reads them with ``collected(upTo:)``.
 public struct TransportResponse: Sendable {
     /// The HTTP status code.
     public var status: Int
     /// The response headers.
     public var headers: HTTPHeaders
-    /// The body, content-decoded (gzip, deflate, br).
+    /// The body, content-decoded (gzip, deflate, br); empty while ``bodyStream`` holds a body not read yet.
     public var body: Data
+    /// The body still arriving, for a streamed request; `nil` when the body is in ``body``. Read it once: dropping it
+    /// unread ends the transfer.
+    public var bodyStream: ByteStream?
     /// The final URL, after redirects.
     public var url: URL
     /// Timings and sizes of the transfer.
@@ -182,6 +150,25 @@ public struct TransportResponse: Sendable {
         self.url = url
         self.metrics = metrics
         self.cacheStatus = cacheStatus
+    }
+
+    /// A streamed response, its body to come from `bodyStream`.
+    public init(
+        status: Int, headers: HTTPHeaders = [:], bodyStream: ByteStream, url: URL,
+        metrics: TransferMetrics = TransferMetrics(), cacheStatus: CacheStatus = .notUsed
+    ) {
+        self.init(status: status, headers: headers, url: url, metrics: metrics, cacheStatus: cacheStatus)
+        self.bodyStream = bodyStream
+    }
+
+    /// This response with a streamed body read into ``body`` (at most `limit` bytes, else
+    /// ``ErrandError/bodyTooLarge(limit:)``); a buffered response as it is.
+    public func collected(upTo limit: Int = .max) async throws -> TransportResponse {
+        guard let bodyStream else { return self }
+        var whole = self
+        whole.body = try await bodyStream.collect(upTo: limit)
+        whole.bodyStream = nil
+        return whole
     }
 }
 

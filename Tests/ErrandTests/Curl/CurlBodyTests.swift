@@ -101,10 +101,10 @@ struct CurlBodyTests {
         let redirected = try await transport.send(
             CurlTest.request(
                 .httpbin, "/redirect-to?url=%2Fresponse-headers%3FX-Final%3Dyes", timeouts: timeouts))
-        #expect(redirected.status == 200)
-        #expect(redirected.headers["X-Final"] == "yes")
-        #expect(redirected.headers["Location"] == nil)
-        #expect(redirected.metrics.redirectCount == 1)
+        // The transport hands the 3xx up as it came; the client's follower decides what follows.
+        #expect(redirected.status == 302)
+        #expect(redirected.headers["Location"] == "/response-headers?X-Final=yes")
+        #expect(redirected.metrics.redirectCount == 0)
     }
 
     @Test("HEAD returns the head without a body", .enabled(if: TestServer.nginxHTTP.isUsable))

@@ -93,12 +93,13 @@ struct CurlLoopTests {
         var other = try #require(URLComponents(url: try TestServer.httpbin.url(), resolvingAgainstBaseURL: false))
         other.host = "localhost"
         other.path = "/get"
-        let target =
-            try #require(other.url).absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        let request = try CurlTest.request(.httpbin, "/redirect-to?url=\(target)")
-        let responses = try await withThrowingTaskGroup(of: TransportResponse.self) { group in
-            for _ in 0..<6 { group.addTask { try await transport.send(request) } }
-            return try await group.reduce(into: [TransportResponse]()) { $0.append($1) }
+        let target = try #require(other.url).absoluteString
+        let client = APIClient(
+            configuration: ClientConfiguration(baseURL: try TestServer.httpbin.url(), transport: transport))
+        let request = Request<Data>(path: "redirect-to", query: [QueryItem("url", target)])
+        let responses = try await withThrowingTaskGroup(of: Response<Data>.self) { group in
+            for _ in 0..<6 { group.addTask { try await client.send(request) } }
+            return try await group.reduce(into: [Response<Data>]()) { $0.append($1) }
         }
         #expect(responses.map(\.status) == Array(repeating: 200, count: 6))
         #expect(responses.allSatisfy { $0.url.host == "localhost" && $0.metrics.redirectCount == 1 })

@@ -68,8 +68,9 @@ struct CurlStreamingTests {
 
     @Test("a stream's head reports redirects followed and the final URL", .enabled(if: TestServer.httpbin.isUsable))
     func streamFollowsRedirects() async throws {
-        let transport = CurlTest.transport()
-        let response = try await transport.stream(CurlTest.request(.httpbin, "/redirect/2"))
+        let client = APIClient(
+            configuration: ClientConfiguration(baseURL: try TestServer.httpbin.url(), transport: CurlTest.transport()))
+        let response = try await client.stream(Request<Data>(path: "redirect/2"))
         #expect(response.status == 200)
         #expect(response.url.path == "/get")
         let body = try await response.body.collect()

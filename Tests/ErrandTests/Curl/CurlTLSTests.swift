@@ -61,21 +61,35 @@ struct CurlTLSTests {
         #expect(metrics.filter { $0.connectionReused == false }.count == 1)
     }
 
+    /// A client of the TLS server over curl, trusting the test CA.
+    private func client() throws -> APIClient {
+        APIClient(
+            configuration: ClientConfiguration(
+                baseURL: try TestServer.nginxHTTPS.url(), transport: CurlTest.transport()))
+    }
+
     @Test("refuses a redirect from https to http", .enabled(if: TestServer.nginxHTTPS.isUsable))
     func refusesDowngrade() async throws {
-        let transport = CurlTest.transport()
+        let client = try client()
         let error = await #expect(throws: ErrandError.self) {
-            try await transport.send(CurlTest.request(.nginxHTTPS, "/redirect/to-http"))
+            try await client.send(Request<Data>(path: "redirect/to-http"))
         }
         #expect(error.flatMap(CurlTest.failureKind) == .insecureRedirect)
     }
 
     @Test("follows a redirect that stays on https", .enabled(if: TestServer.nginxHTTPS.isUsable))
     func followsHTTPSRedirect() async throws {
-        let response = try await CurlTest.transport().send(CurlTest.request(.nginxHTTPS, "/redirect/to-https"))
+        let response = try await client().send(Request<Data>(path: "redirect/to-https"))
         #expect(response.status == 200)
         #expect(response.url.path == "/small.json")
         #expect(response.metrics.redirectCount == 1)
+    }
+
+    @Test("the transport itself hands the 3xx up as it came", .enabled(if: TestServer.nginxHTTPS.isUsable))
+    func handsRedirectsUp() async throws {
+        let response = try await CurlTest.transport().send(CurlTest.request(.nginxHTTPS, "/redirect/to-http"))
+        #expect((300..<400).contains(response.status))
+        #expect(response.headers["Location"]?.hasPrefix("http://") == true)
     }
 }
 #endif

@@ -10,7 +10,7 @@ struct CurlTransferProgressTests {
     typealias Machine = CurlTransferStateMachine
 
     private static func running(_ mode: Machine.Mode) -> Machine {
-        var machine = Machine(mode: mode, url: URL(string: "http://127.0.0.1/a")!, maxRedirects: 10, maxBodySize: 1000)
+        var machine = Machine(mode: mode, url: URL(string: "http://127.0.0.1/a")!, maxBodySize: 1000)
         _ = machine.start()
         _ = machine.configured()
         _ = machine.admitted()
@@ -20,34 +20,27 @@ struct CurlTransferProgressTests {
     @Test("progress counts while the head is awaited and the body is buffered or streamed")
     func counts() {
         var machine = Machine(
-            mode: .buffered, url: URL(string: "http://127.0.0.1/a")!, maxRedirects: 10, maxBodySize: 1000)
+            mode: .buffered, url: URL(string: "http://127.0.0.1/a")!, maxBodySize: 1000)
         #expect(!machine.countsProgress)
         _ = machine.start()
         _ = machine.configured()
         #expect(!machine.countsProgress)
         _ = machine.admitted()
         #expect(machine.countsProgress)
-        _ = machine.headReceived(status: 200, hasLocation: false, declaredBodySize: 10)
+        _ = machine.headReceived(declaredBodySize: 10)
         #expect(machine.countsProgress)
         var streaming = Self.running(.streaming)
-        _ = streaming.headReceived(status: 200, hasLocation: false, declaredBodySize: nil)
+        _ = streaming.headReceived(declaredBodySize: nil)
         _ = streaming.streamRefused()
         #expect(streaming.countsProgress)
         _ = streaming.completed(.success(()))
         #expect(!streaming.countsProgress)
     }
 
-    @Test("a followed redirect's body and an aborting transfer do not count")
+    @Test("an aborting transfer does not count")
     func doesNotCount() {
-        var redirected = Self.running(.buffered)
-        _ = redirected.headReceived(status: 302, hasLocation: true, declaredBodySize: 5)
-        #expect(!redirected.countsProgress)
-        _ = redirected.completed(.success(()))
-        #expect(!redirected.countsProgress)
-        _ = redirected.redirectReady(sameHost: true)
-        #expect(redirected.countsProgress)
         var aborting = Self.running(.buffered)
-        _ = aborting.headReceived(status: 200, hasLocation: false, declaredBodySize: 5000)
+        _ = aborting.headReceived(declaredBodySize: 5000)
         #expect(!aborting.countsProgress)
     }
 

@@ -13,6 +13,8 @@ struct FaultScenario {
         var path: String
         var query: String
         var headers: [String: String]
+        /// The bytes of its body.
+        var length: Int
 
         /// A request header's value, whatever the case of its name on the wire.
         func header(_ name: String) -> String? {

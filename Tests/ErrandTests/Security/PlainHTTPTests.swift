@@ -89,29 +89,16 @@ struct PlainHTTPTests {
         ("https://api.example.com/a", "file:///etc/passwd", .anywhere, false),
     ]
 
-    @Test("the curl transport's hops obey the client's rule", arguments: hops)
-    func curlHops(from: String, to: String, policy: PlainHTTPPolicy, followed: Bool) {
-        #if canImport(CCurl)
+    @Test("every redirect hop obeys the client's rule", arguments: hops)
+    func followerHops(from: String, to: String, policy: PlainHTTPPolicy, followed: Bool) {
         let request = TransportRequest(url: URL(string: from)!, redirects: RedirectPolicy(plainHTTP: policy))
-        let outcome = CurlHop(request).following(status: 302, to: URL(string: to)!)
-        switch outcome {
-        case .success: #expect(followed, "\(from) → \(to) was followed")
-        case .failure(let error):
-            #expect(!followed, "\(from) → \(to) was refused: \(error)")
-            if case .transport(let failure) = error { #expect(failure.kind == .insecureRedirect) }
+        switch request.redirects.decision(status: 302, headers: ["Location": to], for: request, followed: 0) {
+        case .follow: #expect(followed, "\(from) → \(to) was followed")
+        case .refuse(let failure):
+            #expect(!followed, "\(from) → \(to) was refused: \(failure)")
+            #expect(failure.kind == .insecureRedirect)
+        case .deliver: Issue.record("\(from) → \(to) was delivered as the response")
         }
-        #endif
-    }
-
-    @Test("the URLSession transport's hops obey the client's rule", arguments: hops)
-    func urlSessionHops(from: String, to: String, policy: PlainHTTPPolicy, followed: Bool) throws {
-        let request = TransportRequest(url: URL(string: from)!, redirects: RedirectPolicy(plainHTTP: policy))
-        let exchange = URLSessionExchange(request: request, urlRequest: URLRequest(url: request.url), redirectsSoFar: 0)
-        let response = try #require(
-            HTTPURLResponse(
-                url: request.url, statusCode: 302, httpVersion: "HTTP/1.1", headerFields: ["Location": to]))
-        let next = exchange.redirect(from: response, to: URLRequest(url: URL(string: to)!))
-        #expect((next != nil) == followed, "\(from) → \(to)")
     }
 
     @Test(
@@ -128,7 +115,8 @@ struct PlainHTTPTests {
         let headers: HTTPHeaders = [
             "Authorization": "Bearer t", "Proxy-Authorization": "Basic x", "Cookie": "s=1", "X-Trace": "kept",
         ]
-        let next = RedirectPolicy.headers(headers, from: URL(string: from)!, to: URL(string: to)!)
+        let request = TransportRequest(url: URL(string: from)!, headers: headers)
+        let next = RedirectPolicy.hop(after: 307, from: request, to: URL(string: to)!).headers
         #expect(next["X-Trace"] == "kept")
         for name in ["Authorization", "Proxy-Authorization", "Cookie"] {
             #expect((next[name] != nil) == kept, "\(name): \(from) → \(to)")

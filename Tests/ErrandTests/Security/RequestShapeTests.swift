@@ -28,33 +28,18 @@ struct RequestShapeTests {
     }
 
     @Test(
-        "the URLSession transport refuses https → http and https → other schemes",
+        "the redirect follower refuses https → http and https → other schemes",
         arguments: [
             "http://api.example.com/next", "ftp://api.example.com/next", "file:///etc/passwd",
         ])
-    func urlSessionRefusesDowngrade(target: String) throws {
+    func followerRefusesDowngrade(target: String) throws {
         let request = TransportRequest(url: URL(string: "https://api.example.com/start")!)
-        let exchange = URLSessionExchange(
-            request: request, urlRequest: URLRequest(url: request.url), redirectsSoFar: 0)
-        let response = try #require(
-            HTTPURLResponse(
-                url: request.url, statusCode: 302, httpVersion: "HTTP/1.1", headerFields: ["Location": target]))
-        #expect(exchange.redirect(from: response, to: URLRequest(url: URL(string: target)!)) == nil)
-    }
-
-    #if canImport(CCurl)
-    @Test(
-        "the curl transport refuses https → http and https → other schemes",
-        arguments: [
-            "http://api.example.com/next", "ftp://api.example.com/next", "file:///etc/passwd",
-        ])
-    func curlRefusesDowngrade(target: String) throws {
-        let hop = CurlHop(TransportRequest(url: URL(string: "https://api.example.com/start")!))
-        guard case .failure(.transport(let failure)) = hop.following(status: 302, to: URL(string: target)!) else {
+        let decision = request.redirects.decision(
+            status: 302, headers: ["Location": target], for: request, followed: 0)
+        guard case .refuse(let failure) = decision else {
             Issue.record("the redirect to \(target) was followed")
             return
         }
         #expect(failure.kind == .insecureRedirect)
     }
-    #endif
 }

@@ -175,8 +175,7 @@ final class CurlLoop: @unchecked Sendable {
             return
         case .configure:
             configure(transfer)
-        case .waitForSlot(let releasingSlot):
-            if releasingSlot { releaseSlot(of: transfer) }
+        case .waitForSlot:
             waitForSlot(transfer)
         case .addToMulti:
             add(transfer)
@@ -187,13 +186,6 @@ final class CurlLoop: @unchecked Sendable {
             curl_easy_pause(easy.raw, errand_curl_pause_continue)
         case .deliverHead:
             transfer.deliverHead()
-        case .followRedirect:
-            switch transfer.prepareRedirect() {
-            case .success:
-                perform(transfer.machine.redirectReady(sameHost: transfer.hostKey == transfer.slotHost), for: transfer)
-            case .failure(let failure):
-                perform(transfer.machine.fail(failure), for: transfer)
-            }
         case .succeed:
             noteMultiplexing(of: transfer)
             releaseSlot(of: transfer)
@@ -219,7 +211,7 @@ final class CurlLoop: @unchecked Sendable {
 
     private func configure(_ transfer: CurlTransfer) {
         do {
-            try transfer.configureFirstHop(pool.take())
+            try transfer.configure(taking: pool.take())
         } catch {
             perform(transfer.machine.fail(error), for: transfer)
             return
@@ -253,7 +245,7 @@ final class CurlLoop: @unchecked Sendable {
                 transfer.machine.fail(
                     .transport(
                         TransportFailure(
-                            kind: .other, url: transfer.hop.url, underlying: "libcurl refused the transfer"))),
+                            kind: .other, url: transfer.request.url, underlying: "libcurl refused the transfer"))),
                 for: transfer)
             return
         }
@@ -310,7 +302,8 @@ final class CurlLoop: @unchecked Sendable {
             var outcome: Result<Void, ErrandError> =
                 code == CURLE_OK
                 ? .success(())
-                : .failure(CurlFailure.error(for: code, message: transfer.easy?.errorMessage, url: transfer.hop.url))
+                : .failure(
+                    CurlFailure.error(for: code, message: transfer.easy?.errorMessage, url: transfer.request.url))
             if code == CURLE_OK, let failure = transfer.unfinishedBodyFailure { outcome = .failure(failure) }
             perform(transfer.machine.completed(outcome), for: transfer)
         }

@@ -31,8 +31,8 @@ extension CurlEasyHandle {
 }
 
 extension CurlTransfer {
-    /// Takes `easy` for this transfer's life and sets it up for the first hop.
-    func configureFirstHop(_ easy: CurlEasyHandle) throws(ErrandError) {
+    /// Takes `easy` for this transfer's life and sets it up for the request.
+    func configure(taking easy: CurlEasyHandle) throws(ErrandError) {
         self.easy = easy
         let context = Unmanaged.passUnretained(self).toOpaque()
         easy.set(CURLOPT_HEADERDATA, pointer: context)
@@ -61,17 +61,17 @@ extension CurlTransfer {
         easy.applied.reportsProgress = reports
     }
 
-    /// Sets the options the current hop needs differently from the handle's previous request.
+    /// Sets the options the request needs differently from the handle's previous one.
     func configure(_ easy: CurlEasyHandle) throws(ErrandError) {
         // The URL's text, read once: its scheme is taken from it too, without asking `URL` to parse its parts.
-        let urlText = hop.url.absoluteString
+        let urlText = request.url.absoluteString
         if easy.applied.url != urlText {
             easy.applied.url = nil
             guard easy.set(CURLOPT_URL, urlText) == CURLE_OK else {
                 throw .invalidURL("\(urlText) is not a URL libcurl accepts.")
             }
             easy.applied.url = urlText
-            easy.applied.hostKey = CurlHop.hostKey(ofURLText: urlText)
+            easy.applied.hostKey = ServerIdentity(urlText: urlText)?.description ?? urlText
         }
         isTLS = Self.isHTTPS(urlText)
         hostKey = easy.applied.hostKey
@@ -87,8 +87,8 @@ extension CurlTransfer {
     }
 
     private func configureMethodAndBody(_ easy: CurlEasyHandle) throws(ErrandError) {
-        requestBody = try CurlRequestBody.open(hop.body)
-        let method = hop.method
+        requestBody = try CurlRequestBody.open(request.body)
+        let method = request.method
         let shape = CurlRequestShape(method: method, bodySize: requestBody?.size ?? (method == .post ? 0 : nil))
         guard easy.applied.shape != shape else { return }
         easy.applied.shape = shape
@@ -113,8 +113,8 @@ extension CurlTransfer {
 
     private func configureHeaders(_ easy: CurlEasyHandle) {
         let body: CurlHeaderList.BodyKind =
-            requestBody == nil ? .none : hop.headers.contains("Content-Type") ? .some : .withoutContentType
-        let list = easy.headerList.list(for: hop.headers, body: body)
+            requestBody == nil ? .none : request.headers.contains("Content-Type") ? .some : .withoutContentType
+        let list = easy.headerList.list(for: request.headers, body: body)
         guard easy.applied.headerList != list else { return }
         easy.set(CURLOPT_HTTPHEADER, list: list)
         easy.applied.headerList = list
@@ -148,7 +148,7 @@ extension CurlTransfer {
     var totalTimeoutFailure: ErrandError {
         .transport(
             TransportFailure(
-                kind: .timedOut, url: hop.url,
+                kind: .timedOut, url: request.url,
                 underlying: "no complete response within \(request.timeouts.total ?? .zero)"))
     }
 

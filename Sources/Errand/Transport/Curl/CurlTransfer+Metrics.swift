@@ -3,19 +3,17 @@ import CCurl
 import Foundation
 
 extension CurlTransfer {
-    /// The transfer's metrics from libcurl's counters for the last hop, offset to the start of the whole exchange,
-    /// which took `total`.
+    /// The transfer's metrics from libcurl's counters, the whole transfer having taken `total`.
     ///
     /// On a reused connection there was no DNS lookup, connect or handshake, so those are `nil`.
     func makeMetrics(_ easy: CurlEasyHandle, total: Duration) -> TransferMetrics {
         let reused = easy.info(long: CURLINFO_NUM_CONNECTS).map { $0 == 0 }
-        let offset = hopStarted - started
         func time(_ info: CURLINFO) -> Duration? {
             guard let microseconds = easy.info(offset: info), microseconds > 0 else { return nil }
-            return offset + .microseconds(microseconds)
+            return .microseconds(microseconds)
         }
         let fresh = reused != true
-        let sent = bytesSentBefore + (easy.info(offset: CURLINFO_SIZE_UPLOAD_T).map { Int($0) } ?? 0)
+        let sent = easy.info(offset: CURLINFO_SIZE_UPLOAD_T).map { Int($0) } ?? 0
         return TransferMetrics(
             dns: fresh ? time(CURLINFO_NAMELOOKUP_TIME_T) : nil,
             connect: fresh ? time(CURLINFO_CONNECT_TIME_T) : nil,
@@ -26,7 +24,7 @@ extension CurlTransfer {
             bytesReceived: bytesReceived,
             httpVersion: easy.info(long: CURLINFO_HTTP_VERSION).flatMap(Self.httpVersionName),
             connectionReused: reused,
-            redirectCount: machine.redirects)
+            redirectCount: 0)
     }
 
     private static func httpVersionName(_ version: Int) -> String? {

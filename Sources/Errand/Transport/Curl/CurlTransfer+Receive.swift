@@ -35,21 +35,20 @@ let curlProgressCallback: errand_curl_xferinfo_callback = {
 }
 
 extension CurlTransfer {
-    /// Passes libcurl's counts of the current hop to the progress stream, when the machine says they count (a
-    /// followed redirect's body does not). libcurl says 0 for a total it does not know.
+    /// Passes libcurl's counts to the progress stream, when the machine says they count (not while aborting).
+    /// libcurl says 0 for a total it does not know.
     func reportProgress(received: Int64, toReceive: Int64, sent: Int64, toSend: Int64) {
         guard let progress, machine.countsProgress else { return }
-        let sentBefore = Int64(bytesSentBefore)
         progress.report(
             TransferProgress(
-                bytesSent: sentBefore + sent, totalBytesToSend: toSend > 0 ? sentBefore + toSend : nil,
+                bytesSent: sent, totalBytesToSend: toSend > 0 ? toSend : nil,
                 bytesReceived: received, totalBytesToReceive: toReceive > 0 ? toReceive : nil))
     }
 
-    /// Reports the hop's final counts, which libcurl's last callback may not have carried.
+    /// Reports the final counts, which libcurl's last callback may not have carried.
     func reportFinalProgress(_ easy: CurlEasyHandle, to progress: TransferProgressStream) {
         let received = easy.info(offset: CURLINFO_SIZE_DOWNLOAD_T) ?? 0
-        let sent = Int64(bytesSentBefore) + (easy.info(offset: CURLINFO_SIZE_UPLOAD_T) ?? 0)
+        let sent = easy.info(offset: CURLINFO_SIZE_UPLOAD_T) ?? 0
         progress.report(TransferProgress(bytesSent: sent, bytesReceived: received))
     }
 
@@ -65,14 +64,12 @@ extension CurlTransfer {
             _ = machine.callbackFailed(
                 .transport(
                     TransportFailure(
-                        kind: .badResponse, url: hop.url,
+                        kind: .badResponse, url: request.url,
                         underlying: "the response head is larger than \(ResponseHead.sizeLimit) bytes")))
             return false
         case .finalHeadEnded:
-            let action = machine.headReceived(
-                status: head.status, hasLocation: head.hasLocation, declaredBodySize: declaredBodySize)
+            let action = machine.headReceived(declaredBodySize: declaredBodySize)
             if case .abort = action { return false }
-            if case .running(.discardingRedirectBody) = machine.state { return true }
             do {
                 if head.hasContentEncoding {
                     decoder = try ContentDecoder.make(contentEncoding: head.values(of: "content-encoding"))
@@ -89,19 +86,19 @@ extension CurlTransfer {
 
     /// The body size `Content-Length` announces, when it is the size of the decoded body.
     private var declaredBodySize: Int? {
-        guard hop.method != .head, head.status != 204, head.status != 304, head.hasIdentityEncoding else { return nil }
+        guard request.method != .head, head.status != 204, head.status != 304, head.hasIdentityEncoding else {
+            return nil
+        }
         return head.contentLength
     }
 
-    /// Takes body bytes as sent: discards a followed redirect's body, decodes, enforces the size limit, buffers or
+    /// Takes body bytes as sent: decodes, enforces the size limit, buffers or
     /// streams the rest. Returns the count taken, 0 to abort, or libcurl's pause value when the stream's reader is
     /// behind (libcurl then hands the same bytes over again on resume).
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         touch()
         let action = machine.bodyArrived()
         switch action {
-        case .discard:
-            return bytes.count
         case .abort:
             return 0
         case .buffer, .stream:
@@ -120,7 +117,7 @@ extension CurlTransfer {
             return 0
         case .corrupt(let message):
             _ = machine.callbackFailed(
-                .transport(TransportFailure(kind: .badResponse, url: hop.url, underlying: message)))
+                .transport(TransportFailure(kind: .badResponse, url: request.url, underlying: message)))
             return 0
         }
     }
@@ -141,7 +138,7 @@ extension CurlTransfer {
             _ = machine.callbackFailed(
                 .transport(
                     TransportFailure(
-                        kind: .other, url: hop.url,
+                        kind: .other, url: request.url,
                         underlying: "no memory for a body of \(bytesReceived + bytes.count) bytes")))
             return 0
         }
@@ -149,15 +146,16 @@ extension CurlTransfer {
         return bytes.count
     }
 
-    /// The failure of a hop libcurl reports as complete although its coded body stopped before its stream ended.
+    /// The failure of a transfer libcurl reports as complete although its coded body stopped before its stream ended.
     var unfinishedBodyFailure: ErrandError? {
         guard let decoder, !decoder.hasEnded, case .running(let response) = machine.state else { return nil }
         switch response {
         case .buffering, .streaming:
             return .transport(
                 TransportFailure(
-                    kind: .connectionLost, url: hop.url, underlying: "the compressed body ended before its stream did"))
-        case .awaitingHead, .discardingRedirectBody, .aborting:
+                    kind: .connectionLost, url: request.url,
+                    underlying: "the compressed body ended before its stream did"))
+        case .awaitingHead, .aborting:
             return nil
         }
     }

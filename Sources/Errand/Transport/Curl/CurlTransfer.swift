@@ -8,8 +8,8 @@ import Synchronization
 ///
 /// The calling task creates it with a plain ``TransportRequest`` and a continuation and hands it to the loop; from
 /// then on one thread, the loop's, owns the transfer's whole life: it takes an easy handle from its pool, sets it up,
-/// waits for a connection slot, runs libcurl's callbacks, follows redirects, reads the metrics, and resumes the caller
-/// with a plain ``CurlResponse``. The handle never travels between threads.
+/// waits for a connection slot, runs libcurl's callbacks, reads the metrics, and resumes the caller with a plain
+/// ``CurlResponse``. A redirect is a response like any other: the client's redirect follower decides what follows. The handle never travels between threads.
 ///
 /// `@unchecked Sendable` because its mutable state is confined to the loop thread: the calling task writes
 /// ``delivery`` before ``start(_:)`` hands the transfer over through the loop's locked inbox, and afterwards touches
@@ -44,23 +44,20 @@ final class CurlTransfer: @unchecked Sendable {
     var machine: CurlTransferStateMachine
     var delivery: Delivery?
     var easy: CurlEasyHandle?
-    var hop: CurlHop
-    /// The server of the current hop, whose connection slot the transfer asks for (``CurlHop/hostKey(ofURLText:)``),
-    /// set when the hop's handle is set up.
+    /// The request's server (``ServerIdentity``'s text), whose connection slot the transfer asks for, set when the
+    /// handle is set up.
     var hostKey: String
     /// The host whose connection slot the transfer holds, while it holds one.
     var slotHost: String?
-    var hopStarted: ContinuousClock.Instant
-    /// Whether the current hop goes over TLS (its URL is https).
+    /// Whether the request goes over TLS (its URL is https).
     var isTLS = false
     var requestBody: CurlRequestBody?
-    /// The current hop's head, as bytes.
+    /// The response head, as bytes.
     var head = ResponseHead()
     var body: ResponseBodyBuffer
-    /// Decodes the current hop's body when it is content-coded.
+    /// Decodes the body when it is content-coded.
     var decoder: ContentDecoder?
     var bytesReceived = 0
-    var bytesSentBefore = 0
     var lastActivity: ContinuousClock.Instant
 
     init(request: TransportRequest, owner: CurlTransport, channel: CurlBodyChannel?) {
@@ -71,14 +68,11 @@ final class CurlTransfer: @unchecked Sendable {
         self.started = started
         deadline = request.timeouts.total.map { started + $0 }
         progress = request.options.progress
-        hop = CurlHop(request)
         hostKey = ""
-        hopStarted = started
         lastActivity = started
         body = ResponseBodyBuffer(pool: owner.loop.bodies)
         machine = CurlTransferStateMachine(
-            mode: channel == nil ? .buffered : .streaming, url: request.url,
-            maxRedirects: request.redirects.maxRedirects, maxBodySize: request.maxResponseBodySize)
+            mode: channel == nil ? .buffered : .streaming, url: request.url, maxBodySize: request.maxResponseBodySize)
     }
 
     // MARK: Any thread
@@ -124,39 +118,8 @@ final class CurlTransfer: @unchecked Sendable {
     var idleTimeoutFailure: ErrandError {
         .transport(
             TransportFailure(
-                kind: .timedOut, url: hop.url, underlying: "no data received for \(request.timeouts.idle ?? .zero)"))
-    }
-
-    /// Works out the hop a followed redirect leads to and sets the handle up for it (``hostKey`` becomes the new
-    /// hop's).
-    func prepareRedirect() -> Result<Void, ErrandError> {
-        guard let easy else { return .failure(.cancelled) }
-        guard let location = easy.info(string: CURLINFO_REDIRECT_URL), let target = URL(string: location) else {
-            return .failure(
-                .transport(
-                    TransportFailure(
-                        kind: .badResponse, url: hop.url,
-                        underlying: "a \(head.status) redirect without a usable Location")))
-        }
-        switch hop.following(status: head.status, to: target) {
-        case .failure(let error):
-            return .failure(error)
-        case .success(let next):
-            bytesSentBefore += easy.info(offset: CURLINFO_SIZE_UPLOAD_T).map { Int($0) } ?? 0
-            hop = next
-            hopStarted = .now
-            head.removeAll()
-            decoder = nil
-            bytesReceived = 0
-            _ = body.takeData()
-            requestBody = nil
-            do {
-                try configure(easy)
-            } catch {
-                return .failure(error)
-            }
-            return .success(())
-        }
+                kind: .timedOut, url: request.url, underlying: "no data received for \(request.timeouts.idle ?? .zero)")
+        )
     }
 
     /// Resumes the caller with the buffered response (``succeed``) and marks the transfer done.
@@ -168,7 +131,7 @@ final class CurlTransfer: @unchecked Sendable {
         let total = ContinuousClock.now - started
         let metrics = easy.map { makeMetrics($0, total: total) } ?? TransferMetrics(total: total)
         let response = CurlResponse(
-            status: head.status, head: head, body: body.takeData(), url: hop.url, metrics: metrics)
+            status: head.status, head: head, body: body.takeData(), url: request.url, metrics: metrics)
         if let progress, let easy { reportFinalProgress(easy, to: progress) }
         markDone()
         continuation.resume(returning: response)
@@ -181,7 +144,7 @@ final class CurlTransfer: @unchecked Sendable {
         let reader = CurlBodyReader(channel: channel, transfer: self)
         continuation.resume(
             returning: StreamingResponse(
-                status: head.status, headers: head.headers(), url: hop.url, body: reader.byteStream))
+                status: head.status, headers: head.headers(), url: request.url, body: reader.byteStream))
     }
 
     /// Fails the caller that is still waiting for a response or a head, and marks the transfer done.

@@ -11,14 +11,15 @@ import Foundation
 /// ```
 /// initialized ─start─▶ configuring ─configured─▶ waitingForSlot ─admitted─▶ running(awaitingHead)
 /// initialized ─fail─▶ cancelledBeforeStart ─start─▶ finished
-/// running(awaitingHead) ─headReceived─▶ running(discardingRedirectBody | buffering | streaming(paused: false))
+/// running(awaitingHead) ─headReceived─▶ running(buffering | streaming(paused: false))
 /// running(streaming(paused: false)) ─streamRefused─▶ running(streaming(paused: true)) ─readerCaughtUp─▶ (paused: false)
-/// running(discardingRedirectBody) ─completed─▶ redirecting ─redirectReady─▶ running(awaitingHead)   (same server)
-///                                                                        └──▶ waitingForSlot        (another server)
 /// running(buffering | streaming) ─completed─▶ finished                  (the outcome goes out)
 /// running(any) ─callbackFailed─▶ running(aborting) ─completed─▶ finished (the callback's failure goes out)
-/// every state but finished ─fail (cancellation, a timeout, a hop that cannot be set up)─▶ finished
+/// every state but finished ─fail (cancellation, a timeout, a handle that cannot be set up)─▶ finished
 /// ```
+///
+/// A redirect is a response like any other here: the client's redirect follower, above every transport, decides
+/// whether another request follows.
 struct CurlTransferStateMachine: Sendable {
     /// How the response reaches its caller.
     enum Mode: Sendable {
@@ -34,15 +35,12 @@ struct CurlTransferStateMachine: Sendable {
         case initialized
         /// A cancellation (or another failure) reached the loop before the start did; the start fails at once.
         case cancelledBeforeStart(ErrandError)
-        /// The loop is setting up the first hop's handle.
+        /// The loop is setting up the handle.
         case configuring
         /// Set up; waiting in its host's queue for a connection slot.
         case waitingForSlot
         /// In the multi handle, holding a slot at its host.
         case running(Response)
-        /// The hop ended with a redirect to follow: out of the multi handle, still holding its slot, while the loop
-        /// sets up the next hop.
-        case redirecting
         /// The outcome went out; every later event is ignored.
         case finished
     }
@@ -51,8 +49,6 @@ struct CurlTransferStateMachine: Sendable {
     enum Response: Sendable {
         /// Nothing of the final head yet (interim 1xx heads are skipped before this machine hears of them).
         case awaitingHead
-        /// The final head redirects and will be followed: its body is thrown away.
-        case discardingRedirectBody
         /// The body goes into a buffer, delivered at the end.
         case buffering
         /// The head went to the caller; the body goes to the stream's channel, `paused` while its reader lags.
@@ -86,10 +82,10 @@ struct CurlTransferStateMachine: Sendable {
     enum Action: Sendable {
         /// Nothing.
         case none
-        /// Set up the first hop's handle, then report ``configured()`` or ``fail(_:)``.
+        /// Set up the handle, then report ``configured()`` or ``fail(_:)``.
         case configure
-        /// Join the hop's host queue (releasing the slot at the previous host first, after a redirect elsewhere).
-        case waitForSlot(releasingSlot: Bool)
+        /// Join the host's queue.
+        case waitForSlot
         /// Put the handle into the multi handle (with the time left of the total timeout).
         case addToMulti
         /// From a callback: return libcurl's abort value; the end follows through ``completed(_:)``.
@@ -100,8 +96,6 @@ struct CurlTransferStateMachine: Sendable {
         case unpause
         /// Resume the streaming caller with the head.
         case deliverHead
-        /// Work out the next hop from the redirect, then report ``redirectReady(sameHost:)`` or ``fail(_:)``.
-        case followRedirect
         /// Release the slot and deliver the outcome: the buffered response to the caller, or the end of the body to
         /// the stream.
         case succeed
@@ -111,8 +105,6 @@ struct CurlTransferStateMachine: Sendable {
 
     /// What to do with body bytes that arrived.
     enum BodyAction: Sendable, Equatable {
-        /// Drop them (a followed redirect's body).
-        case discard
         /// Append them to the buffer.
         case buffer
         /// Offer them to the stream's channel.
@@ -121,22 +113,15 @@ struct CurlTransferStateMachine: Sendable {
         case abort
     }
 
-    /// Statuses that redirect when they carry a `Location`.
-    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
-
     let mode: Mode
     /// The request's URL, named in failures the machine decides.
     let url: URL
-    let maxRedirects: Int
     let maxBodySize: Int
     private(set) var state: State = .initialized
-    /// Redirects followed so far.
-    private(set) var redirects = 0
 
-    init(mode: Mode, url: URL, maxRedirects: Int, maxBodySize: Int) {
+    init(mode: Mode, url: URL, maxBodySize: Int) {
         self.mode = mode
         self.url = url
-        self.maxRedirects = maxRedirects
         self.maxBodySize = maxBodySize
     }
 
@@ -148,13 +133,13 @@ struct CurlTransferStateMachine: Sendable {
         return false
     }
 
-    /// Whether libcurl's progress counts are the response's and the request's: while running, except while a followed
-    /// redirect's body is thrown away or the transfer is aborting.
+    /// Whether libcurl's progress counts are the response's and the request's: while running, except while the
+    /// transfer is aborting.
     var countsProgress: Bool {
         guard case .running(let response) = state else { return false }
         switch response {
         case .awaitingHead, .buffering, .streaming: return true
-        case .discardingRedirectBody, .aborting: return false
+        case .aborting: return false
         }
     }
 
@@ -181,7 +166,7 @@ struct CurlTransferStateMachine: Sendable {
         case .cancelledBeforeStart(let failure):
             state = .finished
             return .fail(failure, leaving: .nowhere, notifying: .caller)
-        case .configuring, .waitingForSlot, .running, .redirecting, .finished:
+        case .configuring, .waitingForSlot, .running, .finished:
             return .none
         }
     }
@@ -190,26 +175,14 @@ struct CurlTransferStateMachine: Sendable {
     mutating func configured() -> Action {
         guard case .configuring = state else { return .none }
         state = .waitingForSlot
-        return .waitForSlot(releasingSlot: false)
+        return .waitForSlot
     }
 
-    /// The hop's host has a free slot for this transfer.
+    /// The host has a free slot for this transfer.
     mutating func admitted() -> Action {
         guard case .waitingForSlot = state else { return .none }
         state = .running(.awaitingHead)
         return .addToMulti
-    }
-
-    /// The next hop's handle is set up; `sameHost` when it goes to the host whose slot the transfer holds.
-    mutating func redirectReady(sameHost: Bool) -> Action {
-        guard case .redirecting = state else { return .none }
-        redirects += 1
-        if sameHost {
-            state = .running(.awaitingHead)
-            return .addToMulti
-        }
-        state = .waitingForSlot
-        return .waitForSlot(releasingSlot: true)
     }
 
     /// The reader of a paused stream caught up.
@@ -219,7 +192,7 @@ struct CurlTransferStateMachine: Sendable {
         return .unpause
     }
 
-    /// libcurl reported the hop's end (the handle is already out of the multi handle): `.success` when it ended
+    /// libcurl reported the transfer's end (the handle is already out of the multi handle): `.success` when it ended
     /// cleanly, else what it failed with.
     mutating func completed(_ outcome: Result<Void, ErrandError>) -> Action {
         guard case .running(let response) = state else { return .none }
@@ -239,9 +212,6 @@ struct CurlTransferStateMachine: Sendable {
                     TransportFailure(
                         kind: .badResponse, url: url, underlying: "the transfer ended without a response head")),
                 leaving: .slot, notifying: .caller)
-        case .discardingRedirectBody:
-            state = .redirecting
-            return .followRedirect
         case .buffering, .streaming:
             state = .finished
             return .succeed
@@ -250,8 +220,8 @@ struct CurlTransferStateMachine: Sendable {
         }
     }
 
-    /// A failure decided outside libcurl's callbacks — cancellation, a timeout, a hop that cannot be set up or a
-    /// redirect refused — ends the transfer wherever it is. The first failure wins; after the end, nothing happens.
+    /// A failure decided outside libcurl's callbacks — cancellation, a timeout, a handle that cannot be set up —
+    /// ends the transfer wherever it is. The first failure wins; after the end, nothing happens.
     mutating func fail(_ failure: ErrandError) -> Action {
         switch state {
         case .initialized:
@@ -265,9 +235,6 @@ struct CurlTransferStateMachine: Sendable {
         case .waitingForSlot:
             state = .finished
             return .fail(failure, leaving: .queue, notifying: .caller)
-        case .redirecting:
-            state = .finished
-            return .fail(failure, leaving: .slot, notifying: .caller)
         case .running(let response):
             state = .finished
             if case .aborting(let first, let delivered) = response {
@@ -279,20 +246,9 @@ struct CurlTransferStateMachine: Sendable {
 
     // MARK: Transitions libcurl's callbacks drive (no handle may leave the multi handle from there)
 
-    /// The final head arrived: `status`, whether it has a `Location`, and the decoded body size its
-    /// `Content-Length` announces (when that is known).
-    mutating func headReceived(status: Int, hasLocation: Bool, declaredBodySize: Int?) -> Action {
+    /// The final head arrived, with the decoded body size its `Content-Length` announces (when that is known).
+    mutating func headReceived(declaredBodySize: Int?) -> Action {
         guard case .running(.awaitingHead) = state else { return .none }
-        if Self.redirectStatuses.contains(status), maxRedirects > 0, hasLocation {
-            guard redirects < maxRedirects else {
-                return abort(
-                    .transport(
-                        TransportFailure(
-                            kind: .tooManyRedirects, url: url, underlying: "more than \(maxRedirects) redirects")))
-            }
-            state = .running(.discardingRedirectBody)
-            return .none
-        }
         if let declaredBodySize, declaredBodySize > maxBodySize {
             return abort(.bodyTooLarge(limit: maxBodySize))
         }
@@ -310,7 +266,6 @@ struct CurlTransferStateMachine: Sendable {
     mutating func bodyArrived() -> BodyAction {
         guard case .running(let response) = state else { return .abort }
         switch response {
-        case .discardingRedirectBody: return .discard
         case .buffering: return .buffer
         case .streaming: return .stream
         case .aborting: return .abort
@@ -348,7 +303,7 @@ struct CurlTransferStateMachine: Sendable {
         switch response {
         case .streaming: true
         case .aborting(_, let delivered): delivered
-        case .awaitingHead, .discardingRedirectBody, .buffering: false
+        case .awaitingHead, .buffering: false
         }
     }
 }

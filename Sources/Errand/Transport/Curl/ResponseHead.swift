@@ -30,8 +30,6 @@ struct ResponseHead: Sendable {
     private var bytes: [UInt8] = []
     /// The status of the head being read (of the final head once it ended); 0 before a status line.
     private(set) var status = 0
-    /// Whether a `Location` field came (a redirect can be followed).
-    private(set) var hasLocation = false
     /// The first `Content-Length` as a non-negative number; `nil` when absent or not a number.
     private(set) var contentLength: Int?
     /// Whether the body arrives as sent: no `Content-Encoding`, or `identity`.
@@ -52,7 +50,6 @@ struct ResponseHead: Sendable {
 
     private mutating func forgetFields() {
         bytes.removeAll(keepingCapacity: true)
-        hasLocation = false
         contentLength = nil
         hasIdentityEncoding = true
         sawContentLength = false
@@ -102,8 +99,6 @@ struct ResponseHead: Sendable {
         bytes.append(contentsOf: value)
         bytes.append(UInt8(ascii: "\n"))
         switch name.count {
-        case 8 where Self.equalsIgnoringCase(name, "location"):
-            hasLocation = true
         case 14 where !sawContentLength && Self.equalsIgnoringCase(name, "content-length"):
             sawContentLength = true
             contentLength = Self.decimal(value)

@@ -44,8 +44,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        guard let exchange = exchange(for: task) else { return completionHandler(request) }
-        completionHandler(exchange.redirect(from: response, to: request))
+        // Transports never follow: the 3xx is the response, and the client's redirect follower decides the next hop.
+        completionHandler(nil)
     }
 
     // Session-wide challenges: server trust and client certificates. Apple's URLSession sends them here (and to the

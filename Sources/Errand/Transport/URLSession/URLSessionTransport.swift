@@ -59,18 +59,10 @@ public final class URLSessionTransport: Transport {
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         var current = request
         current.timeouts = request.timeouts.clamped
-        let deadline = current.timeouts.total.map { ContinuousClock.now + $0 }
-        var redirects = 0
-        while true {
-            if let deadline { current.timeouts.total = deadline - ContinuousClock.now }
-            let hop = current, hops = redirects
-            let (response, exchange) = try await admitted(hop.url) { try await perform(hop, redirectsSoFar: hops) }
-            guard let next = exchange.pendingRedirect else { return response }
-            // A 307/308 with a body: follow it here, keeping the method and the body.
-            current.headers = RedirectPolicy.headers(current.headers, from: current.url, to: next.url)
-            current.url = next.url
-            redirects = next.count
+        let (response, _) = try await admitted(current.url) { [current] in
+            try await perform(current, redirectsSoFar: 0)
         }
+        return response
     }
 
     /// Runs one exchange with `url`'s server once ``admission`` lets it (at once where there is none).
