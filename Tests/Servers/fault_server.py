@@ -26,6 +26,9 @@ any string a test picks to keep its counters and log apart from other tests runn
   /auth/{key}?token=T               200 JSON when the request has `Authorization: Bearer T`, else 401
   /redirect/{key}/{status}/...?to=L that status with `Location: L` exactly as given (relative, empty, not a URL, any
                                     scheme); without `to`, no Location at all; body "redirect body" (text/plain)
+  /flaky-file/{key}?size=N&cut=M    N bytes (byte i is i % 251) with `ETag: "v1"`, honouring `Range: bytes=A-` (206)
+                                    when If-Range is absent or "v1"; the key's first request announces them all and
+                                    closes the connection after M bytes (default N/2)
   /echo/{key}/...                   200 JSON {"method", "path", "query", "headers", "body", "length"}: the request as
                                     it arrived, its body as text
 
@@ -310,6 +313,29 @@ class Handler(BaseHTTPRequestHandler):
         headers = {"Location": params["to"]} if "to" in params else {}
         self.send_body(code, b"redirect body", "text/plain", headers)
 
+    def flaky_file(self, key, rest, params, count, path):
+        size = self.int_param(params, "size", 100_000, 1, 64 * 1024 * 1024)
+        cut = self.int_param(params, "cut", size // 2, 0, size)
+        data = bytes(i % 251 for i in range(size))
+        start = 0
+        byte_range = self.headers.get("Range", "")
+        if byte_range.startswith("bytes=") and self.headers.get("If-Range", '"v1"') == '"v1"':
+            start = int(byte_range[6:].split("-")[0] or 0)
+        self.send_response(206 if start else 200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("ETag", '"v1"')
+        self.send_header("Content-Length", str(size - start))
+        if start:
+            self.send_header("Content-Range", f"bytes {start}-{size - 1}/{size}")
+        self.end_headers()
+        if count == 1:
+            self.wfile.write(data[:cut])
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+            self.close_connection = True
+            return
+        self.wfile.write(data[start:])
+
     def echo(self, key, rest, params, count, path):
         self.send_json(200, {
             "method": self.command, "path": path, "query": params,
@@ -335,6 +361,7 @@ FAULTS = {
     "blocked": Handler.blocked, "oversized": Handler.oversized, "redirect-loop": Handler.redirect_loop,
     "redirect-to-http": Handler.redirect_to_http, "wrong-content-type": Handler.wrong_content_type,
     "auth": Handler.auth, "gzip-bomb": Handler.gzip_bomb, "redirect": Handler.redirect, "echo": Handler.echo,
+    "flaky-file": Handler.flaky_file,
 }
 GZIP_BOMB_CACHE = {}
 

@@ -158,3 +158,50 @@ struct ExchangePathTests {
         #expect(blocked == 3)
     }
 }
+
+extension ExchangePathTests {
+    @Test(
+        "a download whose connection breaks mid-body resumes with Range and If-Range by the retry policy",
+        arguments: TransportKind.allCases)
+    func downloadResumesByRetryPolicy(kind: TransportKind) async throws {
+        let scenario = try FaultScenario(kind)
+        let policy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(1), maxDelay: .milliseconds(1), jitter: .none)
+        let client = scenario.client([RetryMiddleware(policy: policy)])
+        let request = Request<Data>(
+            path: scenario.path("flaky-file"), query: [QueryItem("size", "200000"), QueryItem("cut", "70000")])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("errand-resume-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let download = try await client.download(request, to: file)
+        #expect(download.resumed)
+        #expect(download.status == 206)
+        #expect(try Data(contentsOf: file) == Data((0..<200_000).map { UInt8($0 % 251) }))
+        let log = try await scenario.log()
+        #expect(log.count == 2)
+        #expect(log.last?.header("If-Range") == "\"v1\"")
+        let resumedFrom = log.last?.header("Range").flatMap { Int($0.dropFirst(6).dropLast()) }
+        #expect(resumedFrom.map { $0 > 0 && $0 <= 70_000 } == true)
+    }
+
+    @Test(
+        "without a retry policy the broken download fails and keeps its partial file", arguments: TransportKind.allCases
+    )
+    func downloadWithoutRetries(kind: TransportKind) async throws {
+        let scenario = try FaultScenario(kind)
+        let request = Request<Data>(
+            path: scenario.path("flaky-file"), query: [QueryItem("size", "200000"), QueryItem("cut", "70000")])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("errand-broken-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: file) }
+        do {
+            _ = try await scenario.client().download(request, to: file)
+            Issue.record("a download cut short succeeded")
+        } catch {
+            guard case .transport(let failure) = error else { return #expect(Bool(false), "\(error)") }
+            #expect(failure.kind == .connectionLost)
+        }
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(try await scenario.log().count == 1)
+        // The partial file stays for an explicit resume, which then finishes it.
+        let resumed = try await scenario.client().download(request, to: file, resume: true)
+        #expect(resumed.resumed)
+    }
+}
