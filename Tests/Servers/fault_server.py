@@ -19,6 +19,8 @@ any string a test picks to keep its counters and log apart from other tests runn
   /blocked/{key}                    403 text/html bot-protection page
   /oversized/{key}?bytes=N          200 with N bytes (default 8 MiB), streamed
   /gzip-bomb/{key}?mb=N             200 Content-Encoding: gzip, a few KB that inflate to N MiB of zeros (default 64)
+  /redirect/{key}/{status}?location=L   that status with `Location: L` (none without the parameter) and a text body
+                                    naming the status, so a client that hands the redirect up can check its body
   /redirect-loop/{key}              302 to itself, forever
   /redirect-to-http/{key}           302 to http://127.0.0.1:{port}/ok/{key} (from the TLS listener: an https→http
                                     downgrade)
@@ -275,6 +277,11 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(piece)
             left -= len(piece)
 
+    def redirect(self, key, rest, params, count, path):
+        status = self.int_param({"s": rest[0] if rest else "302"}, "s", 302, 300, 399)
+        headers = {"Location": params["location"]} if "location" in params else {}
+        self.send_body(status, f"redirect {status} body", "text/plain", headers)
+
     def redirect_loop(self, key, rest, params, count, path):
         self.send_body(302, b"", "text/plain", {"Location": f"/redirect-loop/{key}?hop={count}"})
 
@@ -303,7 +310,8 @@ FAULTS = {
     "ok": Handler.ok, "status": Handler.status, "fail": Handler.fail, "slow": Handler.slow,
     "close-mid-body": Handler.close_mid_body, "reset": Handler.reset, "stall": Handler.stall,
     "trickle": Handler.trickle, "malformed-json": Handler.malformed_json, "truncated-gzip": Handler.truncated_gzip,
-    "blocked": Handler.blocked, "oversized": Handler.oversized, "redirect-loop": Handler.redirect_loop,
+    "blocked": Handler.blocked, "oversized": Handler.oversized, "redirect": Handler.redirect,
+    "redirect-loop": Handler.redirect_loop,
     "redirect-to-http": Handler.redirect_to_http, "wrong-content-type": Handler.wrong_content_type,
     "auth": Handler.auth, "gzip-bomb": Handler.gzip_bomb,
 }

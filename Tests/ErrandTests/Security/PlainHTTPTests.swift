@@ -103,15 +103,20 @@ struct PlainHTTPTests {
         #endif
     }
 
-    @Test("the URLSession transport's hops obey the client's rule", arguments: hops)
-    func urlSessionHops(from: String, to: String, policy: PlainHTTPPolicy, followed: Bool) throws {
-        let request = TransportRequest(url: URL(string: from)!, redirects: RedirectPolicy(plainHTTP: policy))
-        let exchange = URLSessionExchange(request: request, urlRequest: URLRequest(url: request.url), redirectsSoFar: 0)
+    @Test("the URLSession transport follows no hop, allowed or not: the 3xx goes up to the one policy", arguments: hops)
+    func urlSessionHops(from: String, to: String, policy: PlainHTTPPolicy, followed: Bool) async throws {
+        let session = URLSession(configuration: .ephemeral)
+        let task = session.dataTask(with: URL(string: from)!)
         let response = try #require(
             HTTPURLResponse(
-                url: request.url, statusCode: 302, httpVersion: "HTTP/1.1", headerFields: ["Location": to]))
-        let next = exchange.redirect(from: response, to: URLRequest(url: URL(string: to)!))
-        #expect((next != nil) == followed, "\(from) → \(to)")
+                url: task.originalRequest!.url!, statusCode: 302, httpVersion: "HTTP/1.1",
+                headerFields: ["Location": to]))
+        let next = await withCheckedContinuation { continuation in
+            SessionDelegate().urlSession(
+                session, task: task, willPerformHTTPRedirection: response, newRequest: URLRequest(url: URL(string: to)!)
+            ) { continuation.resume(returning: $0) }
+        }
+        #expect(next == nil, "\(from) → \(to) was followed by URLSession")
     }
 
     @Test(

@@ -28,18 +28,23 @@ struct RequestShapeTests {
     }
 
     @Test(
-        "the URLSession transport refuses https → http and https → other schemes",
+        "the URLSession transport follows no redirect itself, https → http and to other schemes included",
         arguments: [
             "http://api.example.com/next", "ftp://api.example.com/next", "file:///etc/passwd",
         ])
-    func urlSessionRefusesDowngrade(target: String) throws {
-        let request = TransportRequest(url: URL(string: "https://api.example.com/start")!)
-        let exchange = URLSessionExchange(
-            request: request, urlRequest: URLRequest(url: request.url), redirectsSoFar: 0)
+    func urlSessionRefusesDowngrade(target: String) async throws {
+        let session = URLSession(configuration: .ephemeral)
+        let url = URL(string: "https://api.example.com/start")!
+        let task = session.dataTask(with: url)
         let response = try #require(
-            HTTPURLResponse(
-                url: request.url, statusCode: 302, httpVersion: "HTTP/1.1", headerFields: ["Location": target]))
-        #expect(exchange.redirect(from: response, to: URLRequest(url: URL(string: target)!)) == nil)
+            HTTPURLResponse(url: url, statusCode: 302, httpVersion: "HTTP/1.1", headerFields: ["Location": target]))
+        let next = await withCheckedContinuation { continuation in
+            SessionDelegate().urlSession(
+                session, task: task, willPerformHTTPRedirection: response,
+                newRequest: URLRequest(url: URL(string: target)!)
+            ) { continuation.resume(returning: $0) }
+        }
+        #expect(next == nil)
     }
 
     #if canImport(CCurl)

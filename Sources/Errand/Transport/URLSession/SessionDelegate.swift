@@ -40,12 +40,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         exchange(for: task)?.sent(totalBytesSent, of: totalBytesExpectedToSend)
     }
 
+    // Redirects are followed above the transports, by one policy for both: every 3xx comes back as the response.
+    // FoundationNetworking then hands over the 3xx head and its body (except when its Location is missing or
+    // unusable: see URLSessionExchangeStateMachine.completed).
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        guard let exchange = exchange(for: task) else { return completionHandler(request) }
-        completionHandler(exchange.redirect(from: response, to: request))
+        completionHandler(nil)
     }
 
     // Session-wide challenges: server trust and client certificates. Apple's URLSession sends them here (and to the
