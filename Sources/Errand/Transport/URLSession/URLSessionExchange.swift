@@ -66,6 +66,8 @@ final class URLSessionExchange: Sendable, BodyProducer {
             if let total = request.timeouts.total { armTimer(after: total) }
             task.resume()
         case .failCaller(let failure):
+            // The task was never resumed; cancelling it lets URLSession (and the delegate's table) let go of it.
+            task.cancel()
             failCaller(failure)
         }
     }
