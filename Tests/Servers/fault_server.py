@@ -19,13 +19,14 @@ any string a test picks to keep its counters and log apart from other tests runn
   /blocked/{key}                    403 text/html bot-protection page
   /oversized/{key}?bytes=N          200 with N bytes (default 8 MiB), streamed
   /gzip-bomb/{key}?mb=N             200 Content-Encoding: gzip, a few KB that inflate to N MiB of zeros (default 64)
+                                    naming the status, so a client that hands the redirect up can check its body
   /redirect-loop/{key}              302 to itself, forever
   /redirect-to-http/{key}           302 to http://127.0.0.1:{port}/ok/{key} (from the TLS listener: an https→http
                                     downgrade)
   /wrong-content-type/{key}?type=T  JSON body labelled T (default text/html)
   /auth/{key}?token=T               200 JSON when the request has `Authorization: Bearer T`, else 401
-  /redirect/{key}/{status}/...?to=L that status with `Location: L` exactly as given (relative, empty, not a URL, any
-                                    scheme); without `to`, no Location at all; body "redirect body" (text/plain)
+  /redirect/{key}/{status}/...?to=L that status (300-399) with `Location: L` exactly as given (relative, empty, not a
+                                    URL, any scheme); without `to`, no Location at all; body "redirect {status} body"
   /flaky-file/{key}?size=N&cut=M    N bytes (byte i is i % 251) with `ETag: "v1"`, honouring `Range: bytes=A-` (206)
                                     when If-Range is absent or "v1"; the key's first request announces them all and
                                     closes the connection after M bytes (default N/2)
@@ -309,9 +310,9 @@ class Handler(BaseHTTPRequestHandler):
         self.send_json(200, {"key": key, "count": count})
 
     def redirect(self, key, rest, params, count, path):
-        code = int(rest[0]) if rest and rest[0].isdigit() else 302
+        code = self.int_param({"s": rest[0] if rest else "302"}, "s", 302, 300, 399)
         headers = {"Location": params["to"]} if "to" in params else {}
-        self.send_body(code, b"redirect body", "text/plain", headers)
+        self.send_body(code, f"redirect {code} body", "text/plain", headers)
 
     def flaky_file(self, key, rest, params, count, path):
         size = self.int_param(params, "size", 100_000, 1, 64 * 1024 * 1024)
@@ -358,7 +359,8 @@ FAULTS = {
     "ok": Handler.ok, "status": Handler.status, "fail": Handler.fail, "slow": Handler.slow,
     "close-mid-body": Handler.close_mid_body, "reset": Handler.reset, "stall": Handler.stall,
     "trickle": Handler.trickle, "malformed-json": Handler.malformed_json, "truncated-gzip": Handler.truncated_gzip,
-    "blocked": Handler.blocked, "oversized": Handler.oversized, "redirect-loop": Handler.redirect_loop,
+    "blocked": Handler.blocked, "oversized": Handler.oversized,
+    "redirect-loop": Handler.redirect_loop,
     "redirect-to-http": Handler.redirect_to_http, "wrong-content-type": Handler.wrong_content_type,
     "auth": Handler.auth, "gzip-bomb": Handler.gzip_bomb, "redirect": Handler.redirect, "echo": Handler.echo,
     "flaky-file": Handler.flaky_file,

@@ -101,6 +101,22 @@ struct PlainHTTPTests {
         }
     }
 
+    @Test("the URLSession transport follows no hop, allowed or not: the 3xx goes up to the one policy", arguments: hops)
+    func urlSessionHops(from: String, to: String, policy: PlainHTTPPolicy, followed: Bool) async throws {
+        let session = URLSession(configuration: .ephemeral)
+        let task = session.dataTask(with: URL(string: from)!)
+        let response = try #require(
+            HTTPURLResponse(
+                url: task.originalRequest!.url!, statusCode: 302, httpVersion: "HTTP/1.1",
+                headerFields: ["Location": to]))
+        let next = await withCheckedContinuation { continuation in
+            SessionDelegate().urlSession(
+                session, task: task, willPerformHTTPRedirection: response, newRequest: URLRequest(url: URL(string: to)!)
+            ) { continuation.resume(returning: $0) }
+        }
+        #expect(next == nil, "\(from) → \(to) was followed by URLSession")
+    }
+
     @Test(
         "credentials stay behind when the scheme, host or port changes, and only then",
         arguments: [

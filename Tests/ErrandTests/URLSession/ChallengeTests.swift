@@ -97,13 +97,14 @@ struct ChallengeTests {
     /// Runs an exchange through a challenge for `space` and the cancellation URLSession then reports.
     private func exchangeAfterChallenge(_ space: URLProtectionSpace, error: URLError) async throws -> TransportResponse
     {
-        let url = URL(string: "https://api.example.com/private")!
+        // Starting the exchange resumes the task, which this test's session (not the delegate's) runs: a closed
+        // loopback port keeps it off the network, and its outcome reaches no one.
+        let url = URL(string: "http://127.0.0.1:9/private")!
         let task = session.dataTask(with: url)
-        let exchange = URLSessionExchange(
-            request: TransportRequest(url: url), urlRequest: URLRequest(url: url), redirectsSoFar: 0)
+        let exchange = URLSessionExchange(request: TransportRequest(url: url), task: task)
         delegate.register(exchange, for: task)
         return try await withCheckedThrowingContinuation { continuation in
-            guard exchange.start(continuation) else { return }
+            exchange.start(.buffered(continuation))
             _ = taskAnswer(space, task: task)
             delegate.urlSession(session, task: task, didCompleteWithError: error)
         }

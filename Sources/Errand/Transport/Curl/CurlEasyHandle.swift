@@ -108,7 +108,7 @@ final class CurlAppliedOptions {
     /// The method and the body size its options were set for; `nil` when not known.
     var shape: CurlRequestShape?
     var url: String?
-    /// The server key of ``url`` (``CurlHop/hostKey(ofURLText:)``), worked out once per URL.
+    /// The server key of ``url`` (its ``ServerIdentity`` as text), worked out once per URL.
     var hostKey = ""
     var headerList: UnsafeMutablePointer<curl_slist>?
     var pipeWait: Bool?

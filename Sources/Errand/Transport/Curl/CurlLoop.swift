@@ -47,7 +47,7 @@ final class CurlLoop: @unchecked Sendable {
 
     // The loop thread's own.
     private let pool: CurlEasyPool
-    private var admission: CurlAdmission<CurlTransfer>
+    private var admission: AdmissionQueue<String, CurlTransfer>
     private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     /// Transfers with a timer Errand keeps: a total timeout while waiting for a slot, an idle timeout while running.
     /// A transfer admitted at once without an idle timeout never enters it.
@@ -60,7 +60,7 @@ final class CurlLoop: @unchecked Sendable {
         CurlGlobal.ensureInitialized()
         self.configuration = configuration
         pool = CurlEasyPool(limit: 256, configuration: configuration)
-        admission = CurlAdmission(perHost: configuration.maxConnectionsPerHost)
+        admission = AdmissionQueue(perServer: configuration.maxConnectionsPerHost)
         multi = curl_multi_init()
         guard let multi else { return }
         _ = errand_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, errand_curl_pipe_multiplex)
@@ -195,7 +195,7 @@ final class CurlLoop: @unchecked Sendable {
         case .fail(let failure, let place, let recipient):
             switch place {
             case .nowhere: break
-            case .queue: _ = admission.withdraw(transfer, host: transfer.hostKey)
+            case .queue: _ = admission.withdraw(transfer, at: transfer.hostKey)
             case .multi: detach(transfer)
             case .slot: break
             }
@@ -220,7 +220,7 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     private func waitForSlot(_ transfer: CurlTransfer) {
-        if admission.request(transfer, host: transfer.hostKey) {
+        if admission.request(transfer, at: transfer.hostKey) {
             transfer.slotHost = transfer.hostKey
             perform(transfer.machine.admitted(), for: transfer)
         } else if let deadline = transfer.deadline {
@@ -262,7 +262,7 @@ final class CurlLoop: @unchecked Sendable {
     private func releaseSlot(of transfer: CurlTransfer) {
         guard let host = transfer.slotHost else { return }
         transfer.slotHost = nil
-        guard let next = admission.release(host: host) else { return }
+        guard let next = admission.release(at: host) else { return }
         next.slotHost = host
         perform(next.machine.admitted(), for: next)
     }
@@ -272,7 +272,7 @@ final class CurlLoop: @unchecked Sendable {
         guard transfer.isTLS, configuration.prefersHTTP2, let host = transfer.slotHost,
             let version = transfer.easy?.info(long: CURLINFO_HTTP_VERSION)
         else { return }
-        for next in admission.noteMultiplexing(version == Int(CURL_HTTP_VERSION_2_0), host: host) {
+        for next in admission.noteMultiplexing(version == Int(CURL_HTTP_VERSION_2_0), at: host) {
             next.slotHost = host
             perform(next.machine.admitted(), for: next)
         }

@@ -14,7 +14,7 @@ import Synchronization
 /// `@unchecked Sendable` because its mutable state is confined to the loop thread: the calling task writes
 /// ``delivery`` before ``start(_:)`` hands the transfer over through the loop's locked inbox, and afterwards touches
 /// nothing but ``cancel()`` and ``resume()``, which go through that inbox too (and read an atomic).
-final class CurlTransfer: @unchecked Sendable {
+final class CurlTransfer: @unchecked Sendable, BodyProducer {
     /// Who waits for the outcome.
     ///
     /// Checked continuations, though an unsafe one would save an allocation per request: the loop may resume a
@@ -32,7 +32,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Keeps the transport (and so its loop) alive while the transfer or its stream lives.
     let owner: CurlTransport
     /// The streamed body's hand-off; `nil` when buffering.
-    let channel: CurlBodyChannel?
+    let channel: BodyChannel?
     let started: ContinuousClock.Instant
     let deadline: ContinuousClock.Instant?
     /// Where the transfer's progress goes, when someone watches it.
@@ -60,7 +60,7 @@ final class CurlTransfer: @unchecked Sendable {
     var bytesReceived = 0
     var lastActivity: ContinuousClock.Instant
 
-    init(request: TransportRequest, owner: CurlTransport, channel: CurlBodyChannel?) {
+    init(request: TransportRequest, owner: CurlTransport, channel: BodyChannel?) {
         self.request = request
         self.owner = owner
         self.channel = channel
@@ -141,7 +141,7 @@ final class CurlTransfer: @unchecked Sendable {
     func deliverHead() {
         guard case .streaming(let continuation) = delivery, let channel else { return }
         delivery = nil
-        let reader = CurlBodyReader(channel: channel, transfer: self)
+        let reader = BodyReader(channel: channel, producer: self)
         continuation.resume(
             returning: StreamingResponse(
                 status: head.status, headers: head.headers(), url: request.url, body: reader.byteStream))

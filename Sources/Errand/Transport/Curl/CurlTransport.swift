@@ -68,7 +68,7 @@ public final class CurlTransport: Transport {
     /// still apply. Cancelling the task that iterates the body cancels the transfer.
     public func stream(_ request: TransportRequest) async throws -> StreamingResponse {
         if Task.isCancelled { throw ErrandError.cancelled }
-        let channel = CurlBodyChannel(capacity: configuration.streamBufferSize)
+        let channel = BodyChannel(capacity: configuration.streamBufferSize)
         let transfer = CurlTransfer(request: request, owner: self, channel: channel)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

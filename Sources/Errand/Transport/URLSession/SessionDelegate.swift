@@ -40,11 +40,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         exchange(for: task)?.sent(totalBytesSent, of: totalBytesExpectedToSend)
     }
 
+    // Redirects are followed above the transports, by one policy for both: every 3xx comes back as the response.
+    // FoundationNetworking then hands over the 3xx head and its body (except when its Location is missing or
+    // unusable: see URLSessionExchangeStateMachine.completed).
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        // Transports never follow: the 3xx is the response, and the client's redirect follower decides the next hop.
         completionHandler(nil)
     }
 

@@ -4,123 +4,121 @@ import Synchronization
 import FoundationNetworking
 #endif
 
-/// The state of one URLSession transfer, shared by the awaiting task, the session delegate and the timeout timer.
+/// One URLSession exchange, driven by its ``URLSessionExchangeStateMachine``: the awaiting task, the session delegate
+/// and the timeout timer feed the machine their events under one lock, and what it decides — resume the caller, hand a
+/// chunk to the stream, cancel the task — is carried out after the lock is let go.
 ///
-/// States: created → started (continuation stored) → finished (continuation resumed once). A failure decided by us
-/// (cancelled, timed out, too large, refused redirect) is recorded first and wins over what URLSession reports next.
-/// A streaming exchange resumes its caller with the head as soon as it arrives (``startStreaming(_:task:)``) and
-/// hands the body to a ``URLSessionBodyChannel`` chunk by chunk; its end (or failure) finishes the channel.
-final class URLSessionExchange: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<TransportResponse, any Error>?
-        var headContinuation: CheckedContinuation<StreamingResponse, any Error>?
-        /// The data task of a streaming exchange, for the body's reader to cancel.
-        var task: URLSessionTask?
-        var headDelivered = false
-        var received: Int64 = 0
-        var decidedFailure: ErrandError?
-        var finished = false
-        var response: HTTPURLResponse?
-        var body = Data()
-        var firstByte: Duration?
-        var redirectCount = 0
-        var challengeResponse: HTTPURLResponse?
-        var manualRedirect: URL?
-        var timings: TransactionTimings?
+/// A streaming exchange resumes its caller with the head as soon as it arrives and hands the body to a
+/// ``BodyChannel`` chunk by chunk; URLSession cannot pause a data task, so the channel never refuses a chunk.
+final class URLSessionExchange: Sendable, BodyProducer {
+    typealias Machine = URLSessionExchangeStateMachine
+
+    /// Who waits for the outcome.
+    enum Delivery {
+        /// The buffered response.
+        case buffered(CheckedContinuation<TransportResponse, any Error>)
+        /// The head of a streamed response; the body then flows through ``channel``.
+        case streaming(CheckedContinuation<StreamingResponse, any Error>)
+    }
+
+    private struct Locked {
+        var machine: Machine
+        var delivery: Delivery?
         var timer: Task<Void, Never>?
+        var timings: TransactionTimings?
     }
 
     let request: TransportRequest
-    let urlRequest: URLRequest
+    let task: URLSessionTask
     /// The length of a multipart body, measured when its files were opened.
     let multipartLength: Int?
     /// The streamed body's hand-off; `nil` when buffering.
-    let channel: URLSessionBodyChannel?
+    let channel: BodyChannel?
     /// Where progress goes, when someone asks.
     let progress: TransferProgressStream?
     private let started = ContinuousClock.now
-    private let state = Mutex(State())
+    private let locked: Mutex<Locked>
 
-    init(
-        request: TransportRequest, urlRequest: URLRequest, redirectsSoFar: Int, multipartLength: Int? = nil,
-        streaming: Bool = false
-    ) {
+    init(request: TransportRequest, task: URLSessionTask, multipartLength: Int? = nil, streaming: Bool = false) {
         self.request = request
-        self.urlRequest = urlRequest
+        self.task = task
         self.multipartLength = multipartLength
-        self.channel = streaming ? URLSessionBodyChannel() : nil
+        self.channel = streaming ? BodyChannel() : nil
         self.progress = request.options.progress
-        state.withLock { $0.redirectCount = redirectsSoFar }
+        let machine = Machine(
+            mode: streaming ? .streaming : .buffered, url: request.url, maxBodySize: request.maxResponseBodySize)
+        locked = Mutex(Locked(machine: machine))
     }
 
-    /// Where to go next when a 307/308 must be followed by Errand itself (FoundationNetworking drops the body),
-    /// and how many redirects were followed so far.
-    var pendingRedirect: (url: URL, count: Int)? {
-        state.withLock { state in state.manualRedirect.map { ($0, state.redirectCount) } }
+    // MARK: The awaiting task
+
+    /// Stores who waits for the outcome and resumes the task (with the total timeout armed), unless the exchange
+    /// failed before, in which case the caller hears of it at once.
+    func start(_ delivery: Delivery) {
+        let action = locked.withLock { locked in
+            locked.delivery = delivery
+            return locked.machine.start()
+        }
+        switch action {
+        case .none:
+            break
+        case .resumeTask:
+            if let total = request.timeouts.total { armTimer(after: total) }
+            task.resume()
+        case .failCaller(let failure):
+            // The task was never resumed; cancelling it lets URLSession (and the delegate's table) let go of it.
+            task.cancel()
+            failCaller(failure)
+        }
     }
 
-    /// Stores the continuation; returns false (after resuming it with the failure) if the exchange already failed.
-    func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) -> Bool {
-        let failure: ErrandError? = state.withLock { state in
-            if let failure = state.decidedFailure {
-                state.finished = true
-                return failure
-            }
-            state.continuation = continuation
-            return nil
-        }
-        if let failure {
-            continuation.resume(throwing: failure)
-            return false
-        }
-        return true
-    }
-
-    /// Stores the streaming caller's continuation; returns false (after resuming it with the failure) if the exchange
-    /// already failed.
-    func startStreaming(_ continuation: CheckedContinuation<StreamingResponse, any Error>, task: URLSessionTask) -> Bool
-    {
-        let failure: ErrandError? = state.withLock { state in
-            if let failure = state.decidedFailure {
-                state.finished = true
-                return failure
-            }
-            state.headContinuation = continuation
-            state.task = task
-            return nil
-        }
-        if let failure {
-            continuation.resume(throwing: failure)
-            return false
-        }
-        return true
-    }
-
-    /// Fails the exchange after `duration` unless it finishes first; `cancel` stops the URLSession task.
-    func armTimer(after duration: Duration, cancel: @escaping @Sendable () -> Void) {
+    /// Fails the exchange after `duration` unless it finishes first.
+    private func armTimer(after duration: Duration) {
         let timer = Task { [self] in
             guard (try? await Task.sleep(for: duration)) != nil else { return }
             fail(
                 .transport(
                     TransportFailure(
                         kind: .timedOut, url: request.url, underlying: "no complete response within \(duration)")))
-            cancel()
         }
-        let finished = state.withLock { state in
-            state.timer = timer
-            return state.finished
+        let finished = locked.withLock { locked in
+            locked.timer = timer
+            return locked.machine.isFinished
         }
         if finished { timer.cancel() }
     }
 
-    /// Records a failure decided by Errand; the first one wins.
+    /// Records a failure decided by Errand (a cancellation, a timeout); the first one wins.
     func fail(_ failure: ErrandError) {
-        state.withLock { state in
-            if state.decidedFailure == nil && !state.finished { state.decidedFailure = failure }
+        let (action, timer) = locked.withLock { locked in
+            let action = locked.machine.fail(failure)
+            return (action, Self.takeTimerIfFinished(&locked))
+        }
+        timer?.cancel()
+        switch action {
+        case .none:
+            break
+        case .cancelTask:
+            task.cancel()
+        case .cancelTaskAndFinishBody(let failure):
+            task.cancel()
+            channel?.finish(failure)
         }
     }
 
-    /// Handles the response head; returns false when the transfer must stop (declared body too large).
+    // MARK: The stream's reader
+
+    /// The reader is gone or its task was cancelled: the transfer stops.
+    func cancel() {
+        fail(.cancelled)
+    }
+
+    /// Nothing to do: URLSession cannot pause, so the channel never asks to resume.
+    func resume() {}
+
+    // MARK: The session delegate
+
+    /// Handles the response head; returns false when the body must be refused.
     func receive(_ response: URLResponse) -> Bool {
         guard let http = response as? HTTPURLResponse else {
             fail(.transport(TransportFailure(kind: .badResponse, url: request.url, underlying: "not an HTTP response")))
@@ -134,17 +132,155 @@ final class URLSessionExchange: Sendable {
                         underlying: "the body came in the \(coding) coding, which the request did not accept")))
             return false
         }
-        let declared = http.expectedContentLength
-        let tooLarge = declared > Int64(request.maxResponseBodySize)
-        state.withLock { state in
-            state.response = http
-            state.firstByte = ContinuousClock.now - started
-            if declared > 0 && !tooLarge { state.body.reserveCapacity(Int(declared)) }
+        let head = Self.head(of: http, fallbackURL: request.url)
+        let firstByte = ContinuousClock.now - started
+        let (action, timer) = locked.withLock { locked in
+            let action = locked.machine.headReceived(head, firstByte: firstByte)
+            return (action, Self.takeTimerIfFinished(&locked))
         }
-        if tooLarge { fail(.bodyTooLarge(limit: request.maxResponseBodySize)) }
-        if declared >= 0 { progress?.report(TransferProgress(totalBytesToReceive: declared)) }
-        if !tooLarge, channel != nil { deliverHead(http) }
-        return !tooLarge
+        timer?.cancel()
+        switch action {
+        case .proceed:
+            reportExpectedLength(of: head)
+            return true
+        case .deliverHead(let head):
+            reportExpectedLength(of: head)
+            deliverHead(head)
+            return true
+        case .cancelTask:
+            return false
+        }
+    }
+
+    /// Handles body bytes; returns false when the task must stop (the body grew past its limit).
+    func receive(_ data: Data) -> Bool {
+        let action = locked.withLock { $0.machine.bodyReceived(data) }
+        switch action {
+        case .buffered(let total):
+            progress?.report(TransferProgress(bytesReceived: total))
+            return true
+        case .yield(let data, let total):
+            channel?.append(data)
+            progress?.report(TransferProgress(bytesReceived: total))
+            return true
+        case .drop:
+            return true
+        case .cancelTask:
+            return false
+        case .cancelTaskAndFinishBody(let failure):
+            locked.withLock { Self.takeTimerIfFinished(&$0) }?.cancel()
+            channel?.finish(failure)
+            return false
+        }
+    }
+
+    /// Reports request body bytes sent, as URLSession counts them.
+    func sent(_ bytes: Int64, of total: Int64) {
+        progress?.report(TransferProgress(bytesSent: bytes, totalBytesToSend: total > 0 ? total : nil))
+    }
+
+    /// Keeps the response of an authentication challenge (a 401 or 407), the outcome when URLSession cancels.
+    func receiveChallenge(_ response: URLResponse) {
+        guard let http = response as? HTTPURLResponse else { return }
+        let head = Self.head(of: http, fallbackURL: request.url)
+        locked.withLock { $0.machine.challenged(head) }
+    }
+
+    /// Keeps the transaction's timings (Apple platforms only) for the response's metrics.
+    func collect(_ timings: TransactionTimings) {
+        locked.withLock { $0.timings = timings }
+    }
+
+    /// URLSession reported the end, with `error` when the task failed.
+    func complete(error: (any Error)?) {
+        let reported = error.map { Self.map($0, url: request.url) }
+        // The task's response stands in for a head FoundationNetworking never announced (see the machine).
+        let awaitingHead = reported == nil && locked.withLock { $0.machine.isAwaitingHead }
+        let fallback =
+            awaitingHead ? (task.response as? HTTPURLResponse).map { Self.head(of: $0, fallbackURL: request.url) } : nil
+        let (action, timer, firstByte, timings) = locked.withLock { locked in
+            let action = locked.machine.completed(reported, fallbackHead: fallback)
+            return (action, Self.takeTimerIfFinished(&locked), locked.machine.firstByte, locked.timings)
+        }
+        timer?.cancel()
+        switch action {
+        case .none:
+            break
+        case .succeed(let head, let body):
+            succeed(head, body: body, firstByte: firstByte, timings: timings)
+        case .deliverHeadWithoutBody(let head):
+            channel?.finish(nil)
+            deliverHead(head)
+        case .failCaller(let failure):
+            failCaller(failure)
+        case .finishBody(let failure):
+            channel?.finish(failure)
+        }
+    }
+
+    // MARK: Carrying out actions
+
+    private static func takeTimerIfFinished(_ locked: inout Locked) -> Task<Void, Never>? {
+        guard locked.machine.isFinished else { return nil }
+        defer { locked.timer = nil }
+        return locked.timer
+    }
+
+    private func takeDelivery() -> Delivery? {
+        locked.withLock { locked in
+            defer { locked.delivery = nil }
+            return locked.delivery
+        }
+    }
+
+    private func failCaller(_ failure: ErrandError) {
+        switch takeDelivery() {
+        case .buffered(let continuation): continuation.resume(throwing: failure)
+        case .streaming(let continuation): continuation.resume(throwing: failure)
+        case nil: channel?.finish(failure)
+        }
+    }
+
+    /// Resumes a streaming caller with the head; the body follows through ``channel``.
+    private func deliverHead(_ head: Machine.Head) {
+        guard let channel, case .streaming(let continuation) = takeDelivery() else { return }
+        let reader = BodyReader(channel: channel, producer: self)
+        continuation.resume(
+            returning: StreamingResponse(
+                status: head.status, headers: head.headers, url: head.url, body: reader.byteStream))
+    }
+
+    private func succeed(_ head: Machine.Head, body: Data, firstByte: Duration?, timings: TransactionTimings?) {
+        guard case .buffered(let continuation) = takeDelivery() else { return }
+        let sent: Int
+        switch request.body {
+        case .data(let data): sent = data.count
+        case .file(let url): sent = (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+        case .multipart: sent = multipartLength ?? 0
+        case .none: sent = 0
+        }
+        var metrics = TransferMetrics(
+            firstByte: firstByte, total: ContinuousClock.now - started, bytesSent: sent, bytesReceived: body.count)
+        timings?.apply(to: &metrics)
+        continuation.resume(
+            returning: TransportResponse(
+                status: head.status, headers: head.headers, body: body, url: head.url, metrics: metrics))
+    }
+
+    private func reportExpectedLength(of head: Machine.Head) {
+        guard let declared = head.declaredLength else { return }
+        progress?.report(TransferProgress(totalBytesToReceive: declared))
+    }
+
+    private static func head(of http: HTTPURLResponse, fallbackURL: URL) -> Machine.Head {
+        var headers = HTTPHeaders()
+        for (name, value) in http.allHeaderFields {
+            headers.add(name: "\(name)", value: "\(value)")
+        }
+        let declared = http.expectedContentLength
+        return Machine.Head(
+            status: http.statusCode, headers: headers, url: http.url ?? fallbackURL,
+            declaredLength: declared >= 0 ? declared : nil)
     }
 
     /// The content coding of a response that the transport asked to come as it is (`Accept-Encoding: identity`, sent
@@ -164,191 +300,6 @@ final class URLSessionExchange: Sendable {
         #else
         return nil
         #endif
-    }
-
-    /// Resumes a streaming caller with the head; the body follows through ``channel``.
-    private func deliverHead(_ http: HTTPURLResponse) {
-        guard let channel else { return }
-        let taken: (CheckedContinuation<StreamingResponse, any Error>, URLSessionTask)? = state.withLock { state in
-            guard !state.headDelivered, state.decidedFailure == nil, let continuation = state.headContinuation,
-                let task = state.task
-            else { return nil }
-            state.headDelivered = true
-            state.headContinuation = nil
-            return (continuation, task)
-        }
-        guard let (continuation, task) = taken else { return }
-        let reader = URLSessionBodyReader(channel: channel, exchange: self, task: task)
-        continuation.resume(
-            returning: StreamingResponse(
-                status: http.statusCode, headers: Self.headers(of: http), url: http.url ?? request.url,
-                body: reader.byteStream))
-    }
-
-    /// Reports request body bytes sent, as URLSession counts them.
-    func sent(_ bytes: Int64, of total: Int64) {
-        progress?.report(TransferProgress(bytesSent: bytes, totalBytesToSend: total > 0 ? total : nil))
-    }
-
-    /// Keeps the response of an authentication challenge (a 401), reported as the outcome when URLSession cancels.
-    func receiveChallenge(_ response: URLResponse) {
-        guard let http = response as? HTTPURLResponse else { return }
-        state.withLock { $0.challengeResponse = http }
-    }
-
-    /// Keeps the transaction's timings (Apple platforms only) for the response's metrics.
-    func collect(_ timings: TransactionTimings) {
-        state.withLock { $0.timings = timings }
-    }
-
-    /// Appends body bytes; returns false when the limit is exceeded.
-    func receive(_ data: Data) -> Bool {
-        let limit = request.maxResponseBodySize
-        let (over, received) = state.withLock { state -> (Bool, Int64) in
-            // Chunks URLSession had queued keep arriving after the task is cancelled: once decided, drop them (and
-            // the body so far), or a decompression bomb inflates into memory after all.
-            guard state.decidedFailure == nil else { return (true, state.received) }
-            guard state.received + Int64(data.count) <= Int64(limit) else {
-                state.body = Data()
-                return (true, state.received)
-            }
-            state.received += Int64(data.count)
-            if channel == nil { state.body.append(data) }
-            return (false, state.received)
-        }
-        if over { fail(.bodyTooLarge(limit: limit)) }
-        if !over {
-            channel?.append(data)
-            progress?.report(TransferProgress(bytesReceived: received))
-        }
-        return !over
-    }
-
-    /// Decides whether to follow a redirect, and what to send there.
-    func redirect(from response: HTTPURLResponse, to proposed: URLRequest) -> URLRequest? {
-        let count = state.withLock { state in
-            state.redirectCount += 1
-            return state.redirectCount
-        }
-        let policy = request.redirects
-        guard policy.maxRedirects > 0 else { return nil }
-        guard count <= policy.maxRedirects else {
-            fail(
-                .transport(
-                    TransportFailure(
-                        kind: .tooManyRedirects, url: request.url,
-                        underlying: "more than \(policy.maxRedirects) redirects")))
-            return nil
-        }
-        guard let target = proposed.url else { return nil }
-        if let refusal = policy.refusal(from: response.url ?? request.url, to: target) {
-            fail(.transport(refusal))
-            return nil
-        }
-        var next = proposed
-        if !RedirectPolicy.sameServer(response.url ?? request.url, target) {
-            for name in RedirectPolicy.credentialHeaders { next.setValue(nil, forHTTPHeaderField: name) }
-        }
-        if (response.statusCode == 307 || response.statusCode == 308) && request.body != .none {
-            state.withLock { $0.manualRedirect = target }
-            return nil
-        }
-        return next
-    }
-
-    /// Resumes the awaiting task with the outcome; later calls do nothing.
-    func complete(error: (any Error)?) {
-        if let channel {
-            completeStream(channel, error: error)
-            return
-        }
-        let outcome: (CheckedContinuation<TransportResponse, any Error>, Result<TransportResponse, ErrandError>)? =
-            state.withLock { state in
-                guard !state.finished, let continuation = state.continuation else { return nil }
-                state.finished = true
-                state.continuation = nil
-                state.timer?.cancel()
-                if let failure = state.decidedFailure { return (continuation, .failure(failure)) }
-                if let challenged = state.challengeResponse {
-                    return (continuation, .success(makeResponse(state.response ?? challenged, state: state)))
-                }
-                if let error { return (continuation, .failure(Self.map(error, url: request.url))) }
-                guard let http = state.response else {
-                    return (
-                        continuation,
-                        .failure(
-                            .transport(
-                                TransportFailure(
-                                    kind: .badResponse, url: request.url, underlying: "no response")))
-                    )
-                }
-                return (continuation, .success(makeResponse(http, state: state)))
-            }
-        guard let (continuation, result) = outcome else { return }
-        continuation.resume(with: result.mapError { $0 as any Error })
-    }
-
-    /// Ends a streaming exchange: the channel hears of the end once the head went out, else the waiting caller does.
-    private func completeStream(_ channel: URLSessionBodyChannel, error: (any Error)?) {
-        enum Outcome {
-            case channel(ErrandError?)
-            case caller(CheckedContinuation<StreamingResponse, any Error>, Result<StreamingResponse, ErrandError>)
-        }
-        let outcome: Outcome? = state.withLock { state in
-            guard !state.finished else { return nil }
-            state.finished = true
-            state.timer?.cancel()
-            let failure = state.decidedFailure ?? error.map { Self.map($0, url: request.url) }
-            if state.headDelivered { return .channel(failure) }
-            guard let continuation = state.headContinuation else { return nil }
-            state.headContinuation = nil
-            if let failure, state.challengeResponse == nil { return .caller(continuation, .failure(failure)) }
-            guard let http = state.challengeResponse ?? state.response else {
-                return .caller(
-                    continuation,
-                    .failure(
-                        .transport(
-                            TransportFailure(
-                                kind: .badResponse, url: request.url, underlying: "no response"))))
-            }
-            let empty = ChunkOnce(Data())
-            return .caller(
-                continuation,
-                .success(
-                    StreamingResponse(
-                        status: http.statusCode, headers: Self.headers(of: http), url: http.url ?? request.url,
-                        body: ByteStream { empty.take() })))
-        }
-        switch outcome {
-        case .channel(let failure): channel.finish(failure)
-        case .caller(let continuation, let result): continuation.resume(with: result.mapError { $0 as any Error })
-        case nil: break
-        }
-    }
-
-    private static func headers(of http: HTTPURLResponse) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        for (name, value) in http.allHeaderFields {
-            headers.add(name: "\(name)", value: "\(value)")
-        }
-        return headers
-    }
-
-    private func makeResponse(_ http: HTTPURLResponse, state: State) -> TransportResponse {
-        let headers = Self.headers(of: http)
-        let sent: Int
-        switch request.body {
-        case .data(let data): sent = data.count
-        case .file(let url): sent = (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
-        case .multipart: sent = multipartLength ?? 0
-        case .none: sent = 0
-        }
-        var metrics = TransferMetrics(
-            firstByte: state.firstByte, total: ContinuousClock.now - started, bytesSent: sent,
-            bytesReceived: state.body.count, redirectCount: state.redirectCount)
-        state.timings?.apply(to: &metrics)
-        return TransportResponse(
-            status: http.statusCode, headers: headers, body: state.body, url: http.url ?? request.url, metrics: metrics)
     }
 
     /// FoundationNetworking reports many of libcurl's failures as code -1 with libcurl's message: read the message.

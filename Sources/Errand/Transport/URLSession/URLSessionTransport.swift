@@ -10,7 +10,8 @@ import FoundationNetworking
 /// chunks over as they arrive, but cannot slow the server down for a slow reader), no custom CA or pinning (only the
 /// system trust store counts), no transfer metrics beyond what Errand measures
 /// itself, and its own timeouts are whole seconds — so this transport enforces the total timeout with its own timer.
-/// Redirects are followed by the transport's policy; 307/308 keep the body even where FoundationNetworking drops it.
+/// Redirects are not followed here: every 3xx comes back as the response, with its `Location` and its body, for
+/// the one redirect policy above the transports to apply.
 /// Neither cookies nor `URLCache` are used: Errand's own cache middleware does caching.
 public final class URLSessionTransport: Transport {
     /// A transport over a session with the default configuration.
@@ -56,13 +57,17 @@ public final class URLSessionTransport: Transport {
     }
 
     /// Performs the request, enforcing the body-size limit as bytes arrive and the total timeout with a timer.
+    ///
+    /// A redirect is not followed: its 3xx comes back as the response, with its `Location` and its body.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         var current = request
         current.timeouts = request.timeouts.clamped
-        let (response, _) = try await admitted(current.url) { [current] in
-            try await perform(current, redirectsSoFar: 0)
+        let deadline = current.timeouts.total.map { ContinuousClock.now + $0 }
+        return try await admitted(current.url) {
+            // Time spent waiting for a slot counts against the total.
+            if let deadline { current.timeouts.total = deadline - ContinuousClock.now }
+            return try await perform(current)
         }
-        return response
     }
 
     /// Runs one exchange with `url`'s server once ``admission`` lets it (at once where there is none).
@@ -71,16 +76,16 @@ public final class URLSessionTransport: Transport {
         return try await admission.withSlot(for: url, exchange)
     }
 
-    /// Performs the request and returns as soon as the final response's head arrives; the body follows chunk by chunk,
-    /// as URLSession's data delegate receives it.
+    /// Performs the request and returns as soon as the response's head arrives; the body follows chunk by chunk, as
+    /// URLSession's data delegate receives it.
     ///
     /// URLSession cannot pause a transfer, so chunks the reader has not taken yet are held in memory. The body-size
     /// limit and the total timeout apply. Cancelling the task that iterates the body, or dropping the body unread,
-    /// cancels the data task and closes its connection. A request with a body is sent with ``send(_:)`` and its
-    /// response yielded as one chunk: FoundationNetworking drops the body on 307/308 redirects, which only a buffered
-    /// exchange can follow again itself.
+    /// cancels the data task and closes its connection. A redirect is not followed: its 3xx is the response. A
+    /// multipart body is sent with ``send(_:)`` and its response yielded as one chunk, since its files stay open
+    /// (or its spooled copy exists) only for the duration of a buffered exchange.
     public func stream(_ request: TransportRequest) async throws -> StreamingResponse {
-        guard request.body == .none else {
+        if case .multipart = request.body {
             let response = try await send(request)
             let chunk = ChunkOnce(response.body)
             return StreamingResponse(
@@ -91,67 +96,48 @@ public final class URLSessionTransport: Transport {
         var current = request
         current.timeouts = request.timeouts.clamped
         let urlRequest = Self.makeURLRequest(current)
-        let exchange = URLSessionExchange(request: current, urlRequest: urlRequest, redirectsSoFar: 0, streaming: true)
-        let task = session.dataTask(with: urlRequest)
+        let task = makeTask(urlRequest, body: current.body, spooled: nil)
+        let exchange = URLSessionExchange(request: current, task: task, streaming: true)
         delegate.register(exchange, for: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                guard exchange.startStreaming(continuation, task: task) else { return }
-                if let total = current.timeouts.total {
-                    exchange.armTimer(after: total) { task.cancel() }
-                }
-                task.resume()
+                exchange.start(.streaming(continuation))
             }
         } onCancel: {
             exchange.fail(.cancelled)
-            task.cancel()
         }
     }
 
-    private func perform(
-        _ request: TransportRequest, redirectsSoFar: Int
-    ) async throws -> (TransportResponse, URLSessionExchange) {
+    private func perform(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
         var urlRequest = Self.makeURLRequest(request)
         let multipart = try await PreparedMultipart.prepare(request.body, into: &urlRequest, as: multipartDelivery)
         defer { multipart?.cleanUp() }
-        let exchange = URLSessionExchange(
-            request: request, urlRequest: urlRequest, redirectsSoFar: redirectsSoFar,
-            multipartLength: multipart?.length)
-        let task: URLSessionTask
-        if case .file(let file) = request.body {
-            task = session.uploadTask(with: urlRequest, fromFile: file)
-        } else if let spooled = multipart?.file {
-            task = session.uploadTask(with: urlRequest, fromFile: spooled)
-        } else {
-            task = session.dataTask(with: urlRequest)
-        }
+        let task = makeTask(urlRequest, body: request.body, spooled: multipart?.file)
+        let exchange = URLSessionExchange(request: request, task: task, multipartLength: multipart?.length)
         delegate.register(exchange, for: task)
         do {
-            let response = try await run(task, exchange, request)
+            let response = try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    exchange.start(.buffered(continuation))
+                }
+            } onCancel: {
+                exchange.fail(.cancelled)
+            }
             if let failure = multipart?.failure { throw failure }
-            return (response, exchange)
+            return response
         } catch {
             // A multipart file that changed mid-upload stopped the stream: that, not URLSession's view of it, is why.
             throw multipart?.failure ?? error
         }
     }
 
-    private func run(
-        _ task: URLSessionTask, _ exchange: URLSessionExchange, _ request: TransportRequest
-    ) async throws -> TransportResponse {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                guard exchange.start(continuation) else { return }
-                if let total = request.timeouts.total {
-                    exchange.armTimer(after: total) { task.cancel() }
-                }
-                task.resume()
-            }
-        } onCancel: {
-            exchange.fail(.cancelled)
-            task.cancel()
-        }
+    /// An upload task for a body that comes from a file (the request's own, or a spooled multipart body), a data
+    /// task for the rest.
+    private func makeTask(_ urlRequest: URLRequest, body: TransportBody, spooled: URL?) -> URLSessionTask {
+        if case .file(let file) = body { return session.uploadTask(with: urlRequest, fromFile: file) }
+        if let spooled { return session.uploadTask(with: urlRequest, fromFile: spooled) }
+        return session.dataTask(with: urlRequest)
     }
 
     static func makeURLRequest(_ request: TransportRequest) -> URLRequest {

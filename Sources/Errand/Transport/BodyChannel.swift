@@ -1,13 +1,16 @@
-#if canImport(CCurl)
 import Foundation
 import Synchronization
 
-/// The hand-off of a streamed body from the loop thread to the reading task, with backpressure.
+/// The hand-off of a streamed body from the transport's side (curl's loop thread, URLSession's delegate queue) to the
+/// reading task, with backpressure where the producer can pause.
 ///
-/// The loop offers chunks; once `capacity` bytes wait unread the offer is refused and the transfer pauses. The reader
-/// takes chunks; when a paused channel drains to half its capacity, ``take()`` says so and the reader asks the loop
-/// to resume the transfer. At most one reader waits at a time (a `ByteStream` is iterated by one task).
-final class CurlBodyChannel: Sendable {
+/// A producer that can pause offers chunks (``offer(_:evenIfBehind:)``); once `capacity` bytes wait unread the offer
+/// is refused and the transfer pauses. The reader takes chunks; when a paused channel drains to half its capacity,
+/// ``take(orStore:)`` says so and the reader asks the producer to resume. A producer that cannot pause (URLSession
+/// offers no way to stop a data task's socket reads) appends (``append(_:)``): nothing is refused, and a slow reader
+/// of a fast body holds the difference here. At most one reader waits at a time (a `ByteStream` is iterated by one
+/// task).
+final class BodyChannel: Sendable {
     private struct State {
         var chunks: [Data] = []
         var next = 0
@@ -29,11 +32,12 @@ final class CurlBodyChannel: Sendable {
     private let capacity: Int
     private let state = Mutex(State())
 
-    init(capacity: Int) {
+    /// A channel that pauses its producer once `capacity` bytes wait unread; `Int.max` for one that never does.
+    init(capacity: Int = .max) {
         self.capacity = capacity
     }
 
-    // MARK: The loop's side
+    // MARK: The producer's side
 
     /// Accepts a chunk, or refuses it (and marks the channel paused) when the reader is `capacity` bytes behind —
     /// unless `evenIfBehind`, for bytes that cannot be offered again (decoded ones: their input is consumed).
@@ -58,6 +62,22 @@ final class CurlBodyChannel: Sendable {
         }
         waiter?.resume(returning: chunk)
         return accepted
+    }
+
+    /// Hands a chunk to the waiting reader or queues it, however far behind the reader is: for producers that cannot
+    /// pause.
+    func append(_ data: Data) {
+        let waiter: CheckedContinuation<Data?, any Error>? = state.withLock { state in
+            guard !state.finished else { return nil }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter
+            }
+            state.chunks.append(data)
+            state.buffered += data.count
+            return nil
+        }
+        waiter?.resume(returning: data)
     }
 
     /// Whether the reader is `capacity` bytes behind, marking the channel paused when it is.
@@ -89,7 +109,7 @@ final class CurlBodyChannel: Sendable {
         state.withLock { state in
             if state.next < state.chunks.count {
                 let chunk = state.chunks[state.next]
-                // Let go of the taken chunk now: while the loop keeps appending, the array may never drain, and taken
+                // Let go of the taken chunk now: while the producer keeps appending, the array may never drain, and taken
                 // chunks it still held would pile up beyond the capacity unseen.
                 state.chunks[state.next] = Data()
                 state.next += 1
@@ -117,60 +137,3 @@ final class CurlBodyChannel: Sendable {
         }
     }
 }
-
-/// The reading end of a streamed body; dropping it before the end cancels the transfer.
-final class CurlBodyReader: Sendable {
-    private let channel: CurlBodyChannel
-    private let transfer: CurlTransfer
-
-    init(channel: CurlBodyChannel, transfer: CurlTransfer) {
-        self.channel = channel
-        self.transfer = transfer
-    }
-
-    deinit {
-        transfer.cancel()
-    }
-
-    /// The next chunk, `nil` at the end; a cancelled task cancels the transfer and gets ``ErrandError/cancelled``.
-    func next() async throws -> Data? {
-        if Task.isCancelled {
-            transfer.cancel()
-            throw ErrandError.cancelled
-        }
-        switch channel.take() {
-        case .chunk(let chunk, let resume):
-            if resume { transfer.resume() }
-            return chunk
-        case .end:
-            return nil
-        case .failure(let failure):
-            throw failure
-        case .wait:
-            break
-        }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                switch channel.take(orStore: continuation) {
-                case .chunk(let chunk, let resume):
-                    if resume { transfer.resume() }
-                    continuation.resume(returning: chunk)
-                case .end:
-                    continuation.resume(returning: nil)
-                case .failure(let failure):
-                    continuation.resume(throwing: failure)
-                case .wait:
-                    break
-                }
-            }
-        } onCancel: {
-            transfer.cancel()
-        }
-    }
-
-    /// The body as a stream that keeps this reader alive while iterated.
-    var byteStream: ByteStream {
-        ByteStream { [self] in try await next() }
-    }
-}
-#endif
