@@ -4,14 +4,32 @@ import PackageDescription
 // libcurl exists on Linux and in the macOS SDK, never on iOS, tvOS, watchOS or visionOS. `ERRAND_NO_CURL=1` leaves it
 // out on every platform, so a Linux machine compiles and tests exactly the source set an iOS build compiles.
 let buildsCurl = Context.environment["ERRAND_NO_CURL"] != "1"
-let curl: [Target.Dependency] = buildsCurl ? [.target(name: "CCurl", condition: .when(platforms: [.linux, .macOS]))] : []
-let curlLibrary: [Target] = buildsCurl ? [
-    .systemLibrary(
-        name: "CCurl",
-        pkgConfig: "libcurl",
-        providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
-    ),
-] : []
+let curl: [Target.Dependency] =
+    buildsCurl ? [.target(name: "CCurl", condition: .when(platforms: [.linux, .macOS]))] : []
+let curlLibrary: [Target] =
+    buildsCurl
+    ? [
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        )
+    ] : []
+
+// The picture decoders (libjpeg-turbo, libpng) are system libraries on Linux and, through Homebrew, on macOS; the
+// browsers draw a labelled placeholder without them. `ERRAND_NO_PICTURES=1` leaves them out, as a Mac without the
+// Homebrew packages needs.
+let buildsPictures = Context.environment["ERRAND_NO_PICTURES"] != "1"
+let pictureCodecs: [Target.Dependency] =
+    buildsPictures
+    ? ["CJPEG", "CPNG"].map { .target(name: $0, condition: .when(platforms: [.linux, .macOS])) } : []
+let pictureLibraries: [Target] =
+    buildsPictures
+    ? [
+        .systemLibrary(
+            name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+    ] : []
 
 let package = Package(
     name: "Errand",
@@ -36,7 +54,7 @@ let package = Package(
         .executable(name: "fuzz-decoding", targets: ["fuzz-decoding"]),
         .executable(name: "fuzz-output", targets: ["fuzz-output"]),
     ],
-    targets: curlLibrary + [
+    targets: curlLibrary + pictureLibraries + [
         // System libraries (module map + shim header); CCurl is declared above.
         .systemLibrary(
             name: "CSQLite",
@@ -59,8 +77,12 @@ let package = Package(
 
         // Command-line apps and what they share: argument parsing, output, galleries, exit codes per failure kind.
         .target(name: "CommandLine", dependencies: ["Errand", "FeatureState"]),
-        .executableTarget(name: "mealdb", dependencies: ["RecipesFeature", "CommandLine"]),
-        .executableTarget(name: "met", dependencies: ["MuseumFeature", "CommandLine"]),
+        // The full-screen terminal layer of `browse` (grid, keys, raw mode, pictures) and the two apps' screens on it.
+        .target(name: "TerminalUI", dependencies: pictureCodecs + ["CommandLine"]),
+        .target(name: "RecipesBrowser", dependencies: ["RecipesFeature", "TerminalUI"]),
+        .target(name: "MuseumBrowser", dependencies: ["MuseumFeature", "TerminalUI"]),
+        .executableTarget(name: "mealdb", dependencies: ["RecipesFeature", "CommandLine", "RecipesBrowser"]),
+        .executableTarget(name: "met", dependencies: ["MuseumFeature", "CommandLine", "MuseumBrowser"]),
 
         // Benchmarks (release builds; never part of `swift test`).
         .executableTarget(name: "errand-bench", dependencies: curl + ["Errand"], path: "Benchmarks/errand-bench"),
@@ -71,12 +93,14 @@ let package = Package(
 
         // The README's and the catalogs' code blocks, compiled and run against the replica (scripts/examples checks they still match).
         .executableTarget(
-            name: "errand-examples", dependencies: ["Errand", "MealDB", "MetMuseum", "RecipesFeature", "MuseumFeature"],
+            name: "errand-examples",
+            dependencies: ["Errand", "MealDB", "MetMuseum", "RecipesFeature", "MuseumFeature"],
             path: "Examples/errand-examples"),
 
         // Fuzz targets: built by scripts/fuzz with libFuzzer; otherwise programs that replay the inputs they are given.
         // The checks use internal parsers, so release builds of them need `-enable-testing` (scripts/fuzz passes it).
-        .target(name: "FuzzChecks", dependencies: ["Errand", "MealDB", "MetMuseum", "CommandLine"], path: "Fuzz/FuzzChecks"),
+        .target(
+            name: "FuzzChecks", dependencies: ["Errand", "MealDB", "MetMuseum", "CommandLine"], path: "Fuzz/FuzzChecks"),
         .executableTarget(name: "fuzz-url", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-url"),
         .executableTarget(name: "fuzz-http-headers", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-http-headers"),
         .executableTarget(name: "fuzz-models", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-models"),
@@ -85,7 +109,8 @@ let package = Package(
         .executableTarget(name: "fuzz-output", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-output"),
 
         // A download in a child process, which the download tests kill midway (built with the tests, not a product).
-        .executableTarget(name: "errand-download", dependencies: curl + ["Errand"], path: "Tests/Helpers/errand-download"),
+        .executableTarget(
+            name: "errand-download", dependencies: curl + ["Errand"], path: "Tests/Helpers/errand-download"),
 
         // Test servers' URLs, fixtures and the list of transports, shared by the test targets.
         .target(name: "TestSupport", dependencies: ["Errand"], path: "Tests/Support"),
@@ -97,6 +122,8 @@ let package = Package(
         .testTarget(name: "FeatureStateTests", dependencies: ["FeatureState", "TestSupport"]),
         .testTarget(
             name: "CLITests", dependencies: ["Errand", "CommandLine", "RecipesFeature", "MuseumFeature", "TestSupport"]),
+        .testTarget(
+            name: "TerminalUITests", dependencies: ["TerminalUI", "RecipesBrowser", "MuseumBrowser", "TestSupport"]),
         // Every seed and every input that once broke a promise, replayed through the fuzz checks.
         .testTarget(name: "FuzzTests", dependencies: ["FuzzChecks"]),
     ],
