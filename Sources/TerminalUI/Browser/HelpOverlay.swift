@@ -4,7 +4,7 @@ enum HelpOverlay {
         [
             ("↑ ↓  j k", "move (the mouse wheel too)"), ("PgUp PgDn", "a page up or down"),
             ("Home End", "first or last"), ("Enter", "open"), ("Esc  Backspace", "back"),
-            ("/", searchLabel.lowercased().hasPrefix("search") ? searchLabel : "search"),
+            ("/", "type in the field “\(searchLabel)”"),
             ("r", "retry what failed"), ("?", "this help"), ("q  Ctrl-C", "quit"),
         ]
     }

@@ -6,7 +6,8 @@ public enum ScreenUpdate {
     public static func encode(from old: Grid?, to new: Grid, colors: ColorDepth) -> String {
         let previous = old?.size == new.size ? old : nil
         var output = previous == nil ? "\u{1B}[0m" : ""
-        var style: CellStyle? = previous == nil ? .plain : nil
+        // Every update ends with the style reset, so the terminal starts each one in plain text.
+        var style = CellStyle.plain
         var cursor: (row: Int, column: Int)? = nil
         for row in 0..<new.size.rows {
             for column in 0..<new.size.columns {
