@@ -68,7 +68,7 @@ public enum MuseumScreens {
         let picture = object.primaryImageSmall ?? object.primaryImage
         let note =
             picture == nil
-            ? "No public-domain picture. See " + (object.objectURL?.absoluteString ?? "the museum's page") : nil
+            ? "See it on its page: " + (object.objectURL?.absoluteString ?? "none given") : nil
         var sections: [TextBody.Section] = []
         if !object.constituents.isEmpty {
             sections.append(

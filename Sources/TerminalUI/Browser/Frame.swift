@@ -112,7 +112,7 @@ public struct TextBody: Hashable, Sendable {
     public var subtitle: String
     /// The picture; `nil` when the item has none.
     public var picture: PictureSlot?
-    /// What shows where the picture would be when there is none, as the object's page address.
+    /// What shows under the top of the page, never wrapped, when there is no picture (the object's page address).
     public var pictureNote: String?
     /// Label and value pairs beside the picture.
     public var facts: [Fact]

@@ -44,18 +44,22 @@ enum TextRenderer {
             body.append(Line(text: section.heading, style: .bold))
             body += lines(of: section.content, width: width - 2 * margin)
         }
-        let top = max(pictureRows, side.count)
+        let showsNote = text.pictureNote != nil && (text.picture == nil || text.picture == .unavailable)
+        // The note goes first, across the whole width and never wrapped: an address cut in two is not a link.
+        let first = showsNote ? 2 : 0
+        let top = first + max(pictureRows, side.count)
         var grid = Grid(size: Size(columns: width, rows: top + body.count + 1))
+        if let note = text.pictureNote, showsNote { grid.write(note, row: 0, column: margin) }
         if hasPicture {
             let box = Size(columns: pictureBox.columns, rows: pictureRows)
-            if let note = text.pictureNote, text.picture == nil || text.picture == .unavailable {
-                noteBox(note, into: &grid, column: margin, box: box)
+            if showsNote {
+                noteBox("No public-domain picture", into: &grid, row: first, column: margin, box: box)
             } else {
-                PictureBox.draw(text.picture, colors: colors, into: &grid, row: 0, column: margin, box: box)
+                PictureBox.draw(text.picture, colors: colors, into: &grid, row: first, column: margin, box: box)
             }
         }
         for (row, (line, style)) in side.enumerated() {
-            grid.write(line, row: row, column: sideColumn, style: style, limit: sideWidth)
+            grid.write(line, row: first + row, column: sideColumn, style: style, limit: sideWidth)
         }
         for (offset, line) in body.enumerated() {
             grid.write(
@@ -90,20 +94,18 @@ enum TextRenderer {
         }
     }
 
-    /// Where a picture cannot be shown, what stands in for it (the object's page address), in an outline.
-    private static func noteBox(_ note: String, into grid: inout Grid, column: Int, box: Size) {
+    /// Where there is no picture to show, an outline that says so.
+    private static func noteBox(_ note: String, into grid: inout Grid, row: Int, column: Int, box: Size) {
         let inner = box.columns - 2
-        grid.write("┌" + String(repeating: "─", count: inner) + "┐", row: 0, column: column, style: .dim)
-        for y in 1..<max(2, box.rows - 1) {
+        let bottom = row + max(2, box.rows - 1)
+        grid.write("┌" + String(repeating: "─", count: inner) + "┐", row: row, column: column, style: .dim)
+        for y in (row + 1)..<bottom {
             grid.write("│", row: y, column: column, style: .dim)
             grid.write("│", row: y, column: column + box.columns - 1, style: .dim)
         }
-        grid.write(
-            "└" + String(repeating: "─", count: inner) + "┘", row: max(2, box.rows - 1), column: column, style: .dim)
-        var chunks: [String] = []
-        for line in TextWidth.wrap(note, to: inner - 1) { chunks.append(line) }
-        for (offset, line) in chunks.enumerated() where offset + 1 < box.rows - 1 {
-            grid.write(line, row: 1 + offset, column: column + 1, style: .plain)
+        grid.write("└" + String(repeating: "─", count: inner) + "┘", row: bottom, column: column, style: .dim)
+        for (offset, line) in TextWidth.wrap(note, to: inner - 1).enumerated() where row + 1 + offset < bottom {
+            grid.write(line, row: row + 1 + offset, column: column + 1, style: .plain)
         }
     }
 }
