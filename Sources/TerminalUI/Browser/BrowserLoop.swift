@@ -35,8 +35,8 @@ public final class BrowserLoop<App: BrowserApp> {
         screen = TerminalScreen(colors: colors)
     }
 
-    /// Runs until the user quits; returns the exit status (0 after `q`). SIGTERM, SIGHUP and SIGINT restore the
-    /// terminal and exit the process with 143, 129 and 130.
+    /// Runs until the user quits; returns the exit status (0 after `q`). SIGTERM and SIGHUP restore the terminal and
+    /// exit the process with 143 and 129; SIGINT's handler exits with 130, and the exit restores the terminal.
     public func run() async -> Int32 {
         guard TerminalMode.enter() else { return 1 }
         defer { TerminalMode.restore() }

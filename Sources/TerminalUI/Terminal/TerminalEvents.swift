@@ -15,7 +15,7 @@ public enum TerminalEvent: Sendable, Equatable {
     case keys([Key])
     /// The window changed size (SIGWINCH).
     case resized
-    /// SIGTERM, SIGHUP or SIGINT: the app must restore the terminal and exit with this status.
+    /// SIGTERM or SIGHUP: the app must restore the terminal and exit with this status.
     case terminate(Int32)
     /// Standard input closed (the terminal went away).
     case inputClosed
@@ -32,7 +32,10 @@ public final class TerminalEvents: Sendable {
     // Kept only so the sources live as long as this object; never read after `init`.
     nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
 
-    /// Starts reading keys and watching SIGWINCH, SIGTERM, SIGHUP and SIGINT.
+    /// Starts reading keys and watching SIGWINCH, SIGTERM and SIGHUP.
+    ///
+    /// SIGINT is left to the tools' own handler (`Interruption`), which exits with 130: its `exit` runs the
+    /// terminal's restoration, and two handlers racing to `exit` from two threads could deadlock.
     public init() {
         (stream, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         let continuation = continuation
@@ -53,7 +56,7 @@ public final class TerminalEvents: Sendable {
         thread.name = "terminal keys"
         thread.start()
         let signals: [(Int32, TerminalEvent)] = [
-            (SIGWINCH, .resized), (SIGTERM, .terminate(143)), (SIGHUP, .terminate(129)), (SIGINT, .terminate(130)),
+            (SIGWINCH, .resized), (SIGTERM, .terminate(143)), (SIGHUP, .terminate(129)),
         ]
         sources = signals.map { number, event in
             signal(number, SIG_IGN)

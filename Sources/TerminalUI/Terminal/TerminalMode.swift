@@ -10,7 +10,7 @@ import Darwin
 /// and given back as it was on every way out.
 ///
 /// ``restore()`` runs at a normal exit (an `atexit` handler, so `exit` from anywhere restores too), when the app
-/// quits, on SIGTERM, SIGHUP and SIGINT (``TerminalSignals``), when writing to the terminal fails, and on a crash
+/// quits, on SIGTERM and SIGHUP (``TerminalEvents``), on SIGINT (whose handler exits), when writing to the terminal fails, and on a crash
 /// (SIGSEGV, SIGILL, SIGTRAP, SIGBUS, SIGABRT: the handler restores, then lets the signal kill the process as
 /// before). It only uses `write` and `tcsetattr`, which are safe inside a signal handler.
 public enum TerminalMode {

@@ -71,13 +71,15 @@ struct MealDBBrowseTests {
         }
     }
 
-    @Test("SIGTERM restores the terminal and exits with 143")
-    func terminate() async throws {
+    @Test(
+        "a signal restores the terminal: TERM, HUP and INT exit with their status, a crash (SEGV) still dies of it",
+        arguments: [("TERM", "143"), ("HUP", "129"), ("INT", "130"), ("SEGV", "139")])
+    func signalled(signal: String, status: String) async throws {
         try await BrowseSession.with("mealdb") { app in
             try await app.tmux.wait(for: "Beef")
             let shell = try await app.tmux.value("pane_pid")
-            try await signalChild(of: shell, "TERM")
-            #expect(try await app.checkRestored() == "143")
+            try await signalChild(of: shell, signal)
+            #expect(try await app.checkRestored() == status)
         }
     }
 

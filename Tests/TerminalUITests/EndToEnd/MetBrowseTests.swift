@@ -94,7 +94,9 @@ struct MetBrowseTests {
                     opened = ""
                 }
             }
-            #expect(opened.contains("No public-domain") && opened.contains("See it on its page: https://www.metmuseum.org/"))
+            #expect(
+                opened.contains("No public-domain") && opened.contains("See it on its page: https://www.metmuseum.org/")
+            )
             #expect(try await app.quitAndCheckRestored() == "0")
         }
     }

@@ -28,9 +28,11 @@ struct ScreenUpdateTests {
     @Test("a size change redraws everything; colours follow the terminal's depth")
     func resizeAndColours() {
         var grid = Grid(size: Size(columns: 2, rows: 1))
-        grid.set(Cell("▀", style: CellStyle(foreground: .rgb(255, 0, 0), background: .rgb(0, 0, 255))), row: 0, column: 0)
+        grid.set(
+            Cell("▀", style: CellStyle(foreground: .rgb(255, 0, 0), background: .rgb(0, 0, 255))), row: 0, column: 0)
         let smaller = Grid(size: Size(columns: 1, rows: 1))
-        #expect(ScreenUpdate.encode(from: smaller, to: grid, colors: .trueColor).contains("38;2;255;0;0;48;2;0;0;255m▀"))
+        #expect(
+            ScreenUpdate.encode(from: smaller, to: grid, colors: .trueColor).contains("38;2;255;0;0;48;2;0;0;255m▀"))
         #expect(ScreenUpdate.encode(from: nil, to: grid, colors: .palette256).contains("38;5;196;48;5;21m▀"))
         #expect(!ScreenUpdate.encode(from: nil, to: grid, colors: .none).contains("38;"))
     }

@@ -20,7 +20,10 @@ struct KeyDecoderTests {
     func sequences() {
         #expect(keys("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D") == [.up, .down, .right, .left])
         #expect(keys("\u{1B}OA\u{1B}OB") == [.up, .down])
-        #expect(keys("\u{1B}[5~\u{1B}[6~\u{1B}[H\u{1B}[F\u{1B}[1~\u{1B}[4~") == [.pageUp, .pageDown, .home, .end, .home, .end])
+        #expect(
+            keys("\u{1B}[5~\u{1B}[6~\u{1B}[H\u{1B}[F\u{1B}[1~\u{1B}[4~") == [
+                .pageUp, .pageDown, .home, .end, .home, .end,
+            ])
         #expect(keys("\u{1B}[1;5A") == [.up], "a modified arrow is the arrow")
     }
 

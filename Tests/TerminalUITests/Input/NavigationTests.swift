@@ -4,7 +4,10 @@ import Testing
 
 @Suite("Navigation (the key state machine)")
 struct NavigationTests {
-    enum Page: Hashable, Sendable { case root, list, item(Int) }
+    enum Page: Hashable, Sendable {
+        case root, list
+        case item(Int)
+    }
 
     let list = Navigation<Page>.Context(rows: 5, visible: 3, searchesAsYouType: true)
     let text = Navigation<Page>.Context(rows: nil, visible: 10, searchesAsYouType: true)

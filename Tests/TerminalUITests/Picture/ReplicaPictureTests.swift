@@ -7,11 +7,12 @@ import Testing
 
 /// The replica's pictures through libjpeg-turbo and libpng: the same generated picture served as JPEG and as PNG
 /// decodes to the same size and, within JPEG's loss, the same colours.
-@Suite("Pictures from the replica", .enabled(if: TestServer.replica.isUsable))
+@Suite(
+    "Pictures from the replica", .enabled(if: TestServer.replica.isUsable),
+    .enabled(if: PictureDecoder.isAvailable, "built without the picture decoders"))
 struct ReplicaPictureTests {
     @Test("a Met object's small JPEG and its PNG twin decode alike")
     func jpegAndPNG() async throws {
-        try #require(PictureDecoder.isAvailable)
         let client = APIClient(baseURL: try TestServer.replica.url())
         let path = "CRDImages/ep/web-large/7001"
         let jpeg = try await client.send(Request<Data>(path: path + ".jpg")).value
@@ -30,7 +31,6 @@ struct ReplicaPictureTests {
 
     @Test("libjpeg scales a large JPEG down while decoding, keeping the shorter side at least as asked")
     func scaledDecoding() async throws {
-        try #require(PictureDecoder.isAvailable)
         let client = APIClient(baseURL: try TestServer.replica.url())
         let original = try await client.send(Request<Data>(path: "CRDImages/ep/original/7001.jpg")).value
         let full = try #require(PictureDecoder.decode(original, minimumSide: 0))

@@ -37,7 +37,8 @@ final class ReplicaProcess {
             if (try? await client.send(Request<Data>(path: "__settings"))) != nil { return }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the replica did not start on \(port)"])
+        throw CocoaError(
+            .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the replica did not start on \(port)"])
     }
 
     /// Stops the replica and waits until its port refuses connections.
@@ -52,7 +53,8 @@ final class ReplicaProcess {
             if (try? await client.send(Request<Data>(path: "__settings"))) == nil { return }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "the replica on \(port) did not stop"])
+        throw CocoaError(
+            .fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "the replica on \(port) did not stop"])
     }
 
     private static func freePort() throws -> Int {

@@ -13,9 +13,11 @@ enum Samples {
     static let areas: [Area] = ["Italian", "Japanese"]
 
     static let meals = [
-        Meal(id: "52771", name: "Spicy Arrabiata Penne", category: "Vegetarian", area: "Italian",
+        Meal(
+            id: "52771", name: "Spicy Arrabiata Penne", category: "Vegetarian", area: "Italian",
             thumbnail: URL(string: "http://127.0.0.1/images/media/meals/penne.png")),
-        Meal(id: "52772", name: "Teriyaki Chicken 寿司 Casserole", category: "Chicken", area: "Japanese",
+        Meal(
+            id: "52772", name: "Teriyaki Chicken 寿司 Casserole", category: "Chicken", area: "Japanese",
             thumbnail: URL(string: "http://127.0.0.1/images/media/meals/teriyaki.png")),
         Meal(id: "52773", name: "Crème brûlée", category: "Dessert", area: "French"),
     ]
@@ -33,12 +35,14 @@ enum Samples {
         youtube: URL(string: "https://www.youtube.com/watch?v=1IszT_guI08"),
         source: URL(string: "https://example.org/arrabiata"),
         ingredients: [
-            MealIngredient(name: "penne rigate", measure: "1 pound"), MealIngredient(name: "olive oil", measure: "1/4 cup"),
+            MealIngredient(name: "penne rigate", measure: "1 pound"),
+            MealIngredient(name: "olive oil", measure: "1/4 cup"),
             MealIngredient(name: "garlic", measure: "3 cloves"), MealIngredient(name: "Parmigiano-Reggiano"),
         ])
 
     static let departments = [
-        Department(id: 1, displayName: "American Decorative Arts"), Department(id: 11, displayName: "European Paintings"),
+        Department(id: 1, displayName: "American Decorative Arts"),
+        Department(id: 11, displayName: "European Paintings"),
     ]
 
     static func object(_ id: Int, title: String, publicDomain: Bool = true) -> MetObject {

@@ -23,7 +23,8 @@ enum Snapshot {
                 continue
             }
             let expected = try String(contentsOf: file, encoding: .utf8)
-            #expect(text == expected, "\(name) at \(size) differs from \(file.lastPathComponent):\n\(text)",
+            #expect(
+                text == expected, "\(name) at \(size) differs from \(file.lastPathComponent):\n\(text)",
                 sourceLocation: sourceLocation)
         }
     }

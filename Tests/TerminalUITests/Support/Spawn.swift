@@ -24,7 +24,7 @@ enum Spawn {
                 posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
                 let argv = ([executable] + arguments).map { strdup($0) } + [nil]
                 let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-                defer { (argv + envp).forEach { free($0) } }
+                defer { for pointer in argv + envp { free(pointer) } }
                 // The child starts with no signal blocked and the usual dispositions, whatever this thread inherited.
                 var attributes = posix_spawnattr_t()
                 posix_spawnattr_init(&attributes)

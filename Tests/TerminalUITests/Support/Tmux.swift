@@ -44,7 +44,8 @@ final class Tmux: Sendable {
 
     /// A pane variable, as `alternate_on`.
     func value(_ name: String) async throws -> String {
-        try await run(["display-message", "-p", "-t", "main", "#{\(name)}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        try await run(["display-message", "-p", "-t", "main", "#{\(name)}"]).trimmingCharacters(
+            in: .whitespacesAndNewlines)
     }
 
     /// Resizes the window.
