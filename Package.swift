@@ -123,7 +123,8 @@ let package = Package(
         .testTarget(
             name: "CLITests", dependencies: ["Errand", "CommandLine", "RecipesFeature", "MuseumFeature", "TestSupport"]),
         .testTarget(
-            name: "TerminalUITests", dependencies: ["TerminalUI", "RecipesBrowser", "MuseumBrowser", "TestSupport"]),
+            name: "TerminalUITests", dependencies: ["TerminalUI", "RecipesBrowser", "MuseumBrowser", "TestSupport"],
+            exclude: ["Snapshots"]),
         // Every seed and every input that once broke a promise, replayed through the fuzz checks.
         .testTarget(name: "FuzzTests", dependencies: ["FuzzChecks"]),
     ],
