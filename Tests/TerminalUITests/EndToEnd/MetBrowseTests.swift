@@ -60,13 +60,18 @@ struct MetBrowseTests {
             // A department as the filter searches again within it.
             try await tmux.press("Escape")
             try await tmux.wait(for: "All departments")
-            var selected = false
+            // One row at a time, each move seen on screen before the next, until the department is selected.
+            func selectedRow(_ screen: String) -> String {
+                screen.split(separator: "\n").first { $0.hasPrefix("▶") }.map(String.init) ?? ""
+            }
+            var current = selectedRow(try await tmux.screen())
+            var selected = current.contains("European Paintings")
             for _ in 0..<25 where !selected {
                 try await tmux.press("Down")
-                let screen = try await tmux.screen()
-                selected = screen.split(separator: "\n").contains {
-                    $0.hasPrefix("▶") && $0.contains("European Paintings")
-                }
+                let before = current
+                let screen = try await tmux.wait(for: "▶") { selectedRow($0) != before }
+                current = selectedRow(screen)
+                selected = current.contains("European Paintings")
             }
             #expect(selected)
             try await tmux.press("Enter")

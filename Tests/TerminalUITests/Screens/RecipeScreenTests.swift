@@ -86,6 +86,17 @@ struct RecipeScreenTests {
                     state: .loading, filter: .area("Italian"), selection: 0, showsPictures: true,
                     pictures: Samples.arrived), page: .meals(.area("Italian"))), named: "recipes-meals-loading")
         try Snapshot.check(
+            frame(
+                RecipeScreens.meals(
+                    state: .failed("The recipe service took too long to answer. Please try again."),
+                    filter: .category("Pasta"), selection: 0, showsPictures: true, pictures: Samples.arrived),
+                page: .meals(.category("Pasta"))), named: "recipes-meals-failed")
+        try Snapshot.check(
+            frame(
+                RecipeScreens.meals(
+                    state: .loaded([]), filter: .area("Atlantis"), selection: 0, showsPictures: true,
+                    pictures: Samples.arrived), page: .meals(.area("Atlantis"))), named: "recipes-meals-empty")
+        try Snapshot.check(
             frame(RecipeScreens.meal(state: .loading, scroll: 0, pictures: Samples.arrived), page: .meal(id: "1")),
             named: "recipes-meal-loading")
         try Snapshot.check(
@@ -120,5 +131,27 @@ struct RecipeScreenTests {
             frame(RecipeScreens.home(categories: .loading, areas: .loading, selection: 0)),
             size: Size(columns: 30, rows: 8))
         #expect(grid.text.hasPrefix("Enlarge the window"))
+    }
+}
+
+/// What moving the selection costs on the wire: the rows that changed, not the screen.
+@Suite("Screen updates of a real frame")
+struct FrameUpdateTests {
+    @Test("moving down a list rewrites the two rows involved, a fraction of the full screen")
+    func selectionMove() {
+        func grid(selection: Int) -> Grid {
+            let body = RecipeScreens.home(
+                categories: .loaded(Samples.categories), areas: .loaded(Samples.areas), selection: selection)
+            let frame = Frame(
+                title: "mealdb browse", source: "TheMealDB", searchLabel: "Search", query: "", searchFocused: false,
+                heading: "Categories and areas", body: body)
+            return FrameRenderer.render(frame, size: Size(columns: 80, rows: 24))
+        }
+        let full = ScreenUpdate.encode(from: nil, to: grid(selection: 0), colors: .trueColor)
+        let move = ScreenUpdate.encode(from: grid(selection: 0), to: grid(selection: 1), colors: .trueColor)
+        #expect(move.contains("Dessert") && move.contains("Beef"))
+        #expect(!move.contains("Pasta") && !move.contains("TheMealDB"), "untouched rows are not written")
+        #expect(move.utf8.count * 10 < full.utf8.count, "\(move.utf8.count) bytes against \(full.utf8.count)")
+        print("selection move: \(move.utf8.count) bytes; full screen: \(full.utf8.count) bytes")
     }
 }
