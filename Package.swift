@@ -4,32 +4,26 @@ import PackageDescription
 // libcurl exists on Linux and in the macOS SDK, never on iOS, tvOS, watchOS or visionOS. `ERRAND_NO_CURL=1` leaves it
 // out on every platform, so a Linux machine compiles and tests exactly the source set an iOS build compiles.
 let buildsCurl = Context.environment["ERRAND_NO_CURL"] != "1"
-let curl: [Target.Dependency] =
-    buildsCurl ? [.target(name: "CCurl", condition: .when(platforms: [.linux, .macOS]))] : []
-let curlLibrary: [Target] =
-    buildsCurl
-    ? [
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
-        )
-    ] : []
+let curl: [Target.Dependency] = buildsCurl ? [.target(name: "CCurl", condition: .when(platforms: [.linux, .macOS]))] : []
+let curlLibrary: [Target] = buildsCurl ? [
+    .systemLibrary(
+        name: "CCurl",
+        pkgConfig: "libcurl",
+        providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+    ),
+] : []
 
 // The picture decoders (libjpeg-turbo, libpng) are system libraries on Linux and, through Homebrew, on macOS; the
 // browsers draw a labelled placeholder without them. `ERRAND_NO_PICTURES=1` leaves them out, as a Mac without the
 // Homebrew packages needs.
 let buildsPictures = Context.environment["ERRAND_NO_PICTURES"] != "1"
-let pictureCodecs: [Target.Dependency] =
-    buildsPictures
+let pictureCodecs: [Target.Dependency] = buildsPictures
     ? ["CJPEG", "CPNG"].map { .target(name: $0, condition: .when(platforms: [.linux, .macOS])) } : []
-let pictureLibraries: [Target] =
-    buildsPictures
-    ? [
-        .systemLibrary(
-            name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
-    ] : []
+let pictureLibraries: [Target] = buildsPictures ? [
+    .systemLibrary(
+        name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
+    .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+] : []
 
 let package = Package(
     name: "Errand",
@@ -93,14 +87,12 @@ let package = Package(
 
         // The README's and the catalogs' code blocks, compiled and run against the replica (scripts/examples checks they still match).
         .executableTarget(
-            name: "errand-examples",
-            dependencies: ["Errand", "MealDB", "MetMuseum", "RecipesFeature", "MuseumFeature"],
+            name: "errand-examples", dependencies: ["Errand", "MealDB", "MetMuseum", "RecipesFeature", "MuseumFeature"],
             path: "Examples/errand-examples"),
 
         // Fuzz targets: built by scripts/fuzz with libFuzzer; otherwise programs that replay the inputs they are given.
         // The checks use internal parsers, so release builds of them need `-enable-testing` (scripts/fuzz passes it).
-        .target(
-            name: "FuzzChecks", dependencies: ["Errand", "MealDB", "MetMuseum", "CommandLine"], path: "Fuzz/FuzzChecks"),
+        .target(name: "FuzzChecks", dependencies: ["Errand", "MealDB", "MetMuseum", "CommandLine"], path: "Fuzz/FuzzChecks"),
         .executableTarget(name: "fuzz-url", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-url"),
         .executableTarget(name: "fuzz-http-headers", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-http-headers"),
         .executableTarget(name: "fuzz-models", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-models"),
@@ -109,8 +101,7 @@ let package = Package(
         .executableTarget(name: "fuzz-output", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-output"),
 
         // A download in a child process, which the download tests kill midway (built with the tests, not a product).
-        .executableTarget(
-            name: "errand-download", dependencies: curl + ["Errand"], path: "Tests/Helpers/errand-download"),
+        .executableTarget(name: "errand-download", dependencies: curl + ["Errand"], path: "Tests/Helpers/errand-download"),
 
         // Test servers' URLs, fixtures and the list of transports, shared by the test targets.
         .target(name: "TestSupport", dependencies: ["Errand"], path: "Tests/Support"),
