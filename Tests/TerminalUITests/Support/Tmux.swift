@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A tmux server of its own (its own socket) running one command in an 80×24 (or other) window, for the end-to-end
 /// tests: keys go in with `send-keys`, the screen comes out with `capture-pane`.
 ///
@@ -71,6 +77,9 @@ final class Tmux: Sendable {
     /// Stops the server and whatever runs in it.
     func stop() async {
         _ = try? await run(["kill-server"])
+        // A server that is killed leaves its socket file behind.
+        let folder = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+        try? FileManager.default.removeItem(atPath: "\(folder)/tmux-\(getuid())/\(socket)")
     }
 
     struct Missing: Error, CustomStringConvertible {
