@@ -13,6 +13,18 @@ let curlLibrary: [Target] = buildsCurl ? [
     ),
 ] : []
 
+// The picture decoders (libjpeg-turbo, libpng) are system libraries on Linux and, through Homebrew, on macOS; the
+// browsers draw a labelled placeholder without them. `ERRAND_NO_PICTURES=1` leaves them out, as a Mac without the
+// Homebrew packages needs.
+let buildsPictures = Context.environment["ERRAND_NO_PICTURES"] != "1"
+let pictureCodecs: [Target.Dependency] = buildsPictures
+    ? ["CJPEG", "CPNG"].map { .target(name: $0, condition: .when(platforms: [.linux, .macOS])) } : []
+let pictureLibraries: [Target] = buildsPictures ? [
+    .systemLibrary(
+        name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
+    .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+] : []
+
 let package = Package(
     name: "Errand",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -36,7 +48,7 @@ let package = Package(
         .executable(name: "fuzz-decoding", targets: ["fuzz-decoding"]),
         .executable(name: "fuzz-output", targets: ["fuzz-output"]),
     ],
-    targets: curlLibrary + [
+    targets: curlLibrary + pictureLibraries + [
         // System libraries (module map + shim header); CCurl is declared above.
         .systemLibrary(
             name: "CSQLite",
@@ -59,8 +71,12 @@ let package = Package(
 
         // Command-line apps and what they share: argument parsing, output, galleries, exit codes per failure kind.
         .target(name: "CommandLine", dependencies: ["Errand", "FeatureState"]),
-        .executableTarget(name: "mealdb", dependencies: ["RecipesFeature", "CommandLine"]),
-        .executableTarget(name: "met", dependencies: ["MuseumFeature", "CommandLine"]),
+        // The full-screen terminal layer of `browse` (grid, keys, raw mode, pictures) and the two apps' screens on it.
+        .target(name: "TerminalUI", dependencies: pictureCodecs + ["CommandLine"]),
+        .target(name: "RecipesBrowser", dependencies: ["RecipesFeature", "TerminalUI"]),
+        .target(name: "MuseumBrowser", dependencies: ["MuseumFeature", "TerminalUI"]),
+        .executableTarget(name: "mealdb", dependencies: ["RecipesFeature", "CommandLine", "RecipesBrowser"]),
+        .executableTarget(name: "met", dependencies: ["MuseumFeature", "CommandLine", "MuseumBrowser"]),
 
         // Benchmarks (release builds; never part of `swift test`).
         .executableTarget(name: "errand-bench", dependencies: curl + ["Errand"], path: "Benchmarks/errand-bench"),
@@ -97,6 +113,9 @@ let package = Package(
         .testTarget(name: "FeatureStateTests", dependencies: ["FeatureState", "TestSupport"]),
         .testTarget(
             name: "CLITests", dependencies: ["Errand", "CommandLine", "RecipesFeature", "MuseumFeature", "TestSupport"]),
+        .testTarget(
+            name: "TerminalUITests", dependencies: ["TerminalUI", "RecipesBrowser", "MuseumBrowser", "TestSupport"],
+            exclude: ["Snapshots"]),
         // Every seed and every input that once broke a promise, replayed through the fuzz checks.
         .testTarget(name: "FuzzTests", dependencies: ["FuzzChecks"]),
     ],

@@ -72,6 +72,8 @@ struct MealDBSession {
             output.ingredients(try await IngredientsModel(client: client).loadedValue())
         case "filter":
             try await filter()
+        case "browse":
+            try await browse()
         default:
             throw invocation.usageError("missing command")
         }

@@ -63,6 +63,14 @@ enum MealDBTool {
                     "mealdb filter --category Seafood", "mealdb filter --area Italian --html italian",
                     "mealdb filter --ingredient chicken_breast --ingredient garlic --api-key KEY",
                 ]),
+            Command(
+                "browse", summary: "The recipe app, full-screen: categories, areas, search as you type, recipes.",
+                discussion: """
+                    Needs a terminal (exits with 2 when stdout is not one). Keys: arrows or j/k move, Enter opens, \
+                    Esc or Backspace goes back, / types in the search field, r retries, ? shows help, q quits. \
+                    Pictures show in colour terminals (24-bit with COLORTERM=truecolor), not with NO_COLOR.
+                    """,
+                examples: ["mealdb browse", "mealdb browse --offline"]),
         ],
         epilogue: """
             Environment:

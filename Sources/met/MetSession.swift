@@ -13,6 +13,7 @@ struct MetSession {
     let client: MetClient
     let setup: ClientSetup
     let output: MetOutput
+    let environment: [String: String]
 
     init(context: CommandContext) throws(UsageError) {
         invocation = context.invocation
@@ -22,6 +23,7 @@ struct MetSession {
             cacheName: "met")
         client = MetClient(configuration: setup.configuration(console: console))
         output = MetOutput(console: console, json: context.wantsJSON)
+        environment = context.environment
     }
 
     func run() async throws {
@@ -38,6 +40,8 @@ struct MetSession {
             let departments = try invocation.integers("department", in: 1...Int.max)
             let listing = ObjectIDsModel.Listing.objects(updatedSince: since, departmentIDs: departments)
             output.objectIDs(try await ObjectIDsModel(listing, client: client).loadedValue())
+        case "browse":
+            try await browse(environment: environment)
         default:
             throw invocation.usageError("missing command")
         }

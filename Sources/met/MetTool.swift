@@ -54,6 +54,18 @@ enum MetTool {
                     .repeatable("department", "ID", help: "Only objects of this department."),
                 ],
                 examples: ["met objects --since 2024-01-01 --department 1 --department 3 --json"]),
+            Command(
+                "browse", summary: "The museum app, full-screen: search, objects as they arrive, departments.",
+                discussion: """
+                    Needs a terminal (exits with 2 when stdout is not one). Keys: / types in "Search the Met" and \
+                    Enter searches (a new search cancels the running one), arrows or j/k move, Enter opens, Esc or \
+                    Backspace goes back, Enter on a department makes it the filter, r retries, ? shows help, q quits.
+                    """,
+                options: [
+                    .value("limit", "N", help: "Fetch at most N objects a search (default 20)."),
+                    .value("rate", "R", help: "At most R object requests per second, 0.01 to 1000 (default 80)."),
+                ],
+                examples: ["met browse", "met browse --limit 50"]),
         ],
         epilogue: """
             Environment:

@@ -104,7 +104,7 @@ struct MetCLITests {
         for line in [
             "Sorted as", "Holt, Maren", "Artist role", "Nationality", "Artist's years", "1851–1903", "Classification",
             "Drawings", "Measured", "Sheet: Height 30.5, Width 22.9", "Accession", "Acquired", "Credit",
-            "Repository", "Record updated", "2024-01-09", "Made by", "Small image", "web-large/7003.png",
+            "Repository", "Record updated", "2024-01-09", "Made by", "Small image", "web-large/7003.jpg",
             "Artist ULAN", "Page",
         ] {
             #expect(text.contains(line), "met show 7003 lacks \(line)")

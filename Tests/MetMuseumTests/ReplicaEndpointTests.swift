@@ -82,8 +82,8 @@ struct ReplicaEndpointTests {
         #expect(object.isHighlight && object.isPublicDomain && object.galleryNumber == "825")
         let image = try #require(object.primaryImageSmall)
         #expect(image.host == replica.base.host && image.port == replica.base.port)
-        let png = try await APIClient(baseURL: replica.base).send(Request<Data>(url: image)).value
-        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let jpeg = try await APIClient(baseURL: replica.base).send(Request<Data>(url: image)).value
+        #expect(image.pathExtension == "jpg" && jpeg.starts(with: [0xFF, 0xD8, 0xFF]), "a JPEG, as the Met serves")
         #expect(try await replica.requests().first?.path == "/public/collection/v1/objects/7001")
     }
 

@@ -11,8 +11,9 @@ service's shape and with its quirks:
   {"total":0,"objectIDs":null}. Filters: isHighlight, title, tags, isOnView, artistOrCulture, hasImages (each
   "true"), departmentId, medium and geoLocation ("|"-joined alternatives), dateBegin with dateEnd. As on the real
   service, q must be the last parameter: when it is not, every filter is ignored and the results are wrong.
-- GET /CRDImages/{dept}/{original|web-large}/{id}[_{n}].png -> a small generated PNG (public-domain objects only);
-  objects' image fields point here, on the host the request named. With POST /__settings?size_variants=missing (see
+- GET /CRDImages/{dept}/{original|web-large}/{id}[_{n}].jpg -> a small generated JPEG, as the real service serves
+  (public-domain objects only; `.png` gives the same picture as PNG); objects' image fields point here, on the host
+  the request named. With POST /__settings?size_variants=missing (see
   replica.py) every web-large image answers 404, and only the originals are there.
 
 Search results contain ids the collection does not serve ("ghosts"), as the real index does: 7404 and 7412 answer
@@ -35,6 +36,8 @@ import threading
 import time
 import zlib
 from urllib.parse import parse_qsl
+
+import jpeg
 
 PREFIX = "/public/collection/v1/"
 IMAGES = "/CRDImages/"
@@ -192,9 +195,9 @@ def _expand(r, origin):
     artist = r.get("artist")
     code = DEPARTMENT_CODES.get(r["dept"], "xx")
     public = r["publicDomain"]
-    image = f"{origin}{IMAGES}{code}/original/{r['id']}.png" if public else ""
-    small = f"{origin}{IMAGES}{code}/web-large/{r['id']}.png" if public else ""
-    extra = [f"{origin}{IMAGES}{code}/original/{r['id']}_{n}.png" for n in range(1, r["id"] % 3 + 1)] if public else []
+    image = f"{origin}{IMAGES}{code}/original/{r['id']}.jpg" if public else ""
+    small = f"{origin}{IMAGES}{code}/web-large/{r['id']}.jpg" if public else ""
+    extra = [f"{origin}{IMAGES}{code}/original/{r['id']}_{n}.jpg" for n in range(1, r["id"] % 3 + 1)] if public else []
     vocabulary = _COLLECTION["vocabulary"]
     tags = None
     if r.get("tags") is not None:
@@ -331,7 +334,7 @@ _IMAGE_CACHE = {}
 
 def _image(handler, path):
     parts = path[len(IMAGES):].split("/")
-    if len(parts) != 3 or parts[1] not in ("original", "web-large") or not parts[2].endswith(".png"):
+    if len(parts) != 3 or parts[1] not in ("original", "web-large") or not parts[2].endswith((".png", ".jpg")):
         return handler.send_json(404, {"message": "Not Found"})
     if parts[1] == "web-large" and not handler.server.size_variants_served:
         return handler.send_json(404, {"message": "Not Found"})
@@ -341,22 +344,35 @@ def _image(handler, path):
     if record is None or not record["publicDomain"]:
         return handler.send_json(404, {"message": "Not Found"})
     size = (160, 120) if parts[1] == "original" else (80, 60)
-    key = (stem, size)
+    kind = parts[2][-3:]
+    key = (stem, size, kind)
     if key not in _IMAGE_CACHE:
-        _IMAGE_CACHE[key] = _png(size, sum(ord(c) * 31 for c in stem))
-    handler.send_body(200, _IMAGE_CACHE[key], "image/png", {"Cache-Control": "max-age=86400"})
+        seed = sum(ord(c) * 31 for c in stem)
+        _IMAGE_CACHE[key] = _png(size, seed) if kind == "png" else jpeg.encode(*size, _pixels(size, seed))
+    content_type = "image/png" if kind == "png" else "image/jpeg"
+    handler.send_body(200, _IMAGE_CACHE[key], content_type, {"Cache-Control": "max-age=86400"})
+
+
+def _pixels(size, seed):
+    """RGB bytes of a diagonal gradient in a colour derived from the seed."""
+    width, height = size
+    base = ((seed * 67) % 200 + 30, (seed * 131) % 200 + 30, (seed * 29) % 200 + 30)
+    pixels = bytearray()
+    for y in range(height):
+        for x in range(width):
+            shade = (x + y) * 60 // (width + height)
+            pixels.extend(min(255, c + shade) for c in base)
+    return bytes(pixels)
 
 
 def _png(size, seed):
-    """A small RGB PNG: a diagonal gradient in a colour derived from the seed."""
+    """A small RGB PNG of the gradient."""
     width, height = size
-    base = ((seed * 67) % 200 + 30, (seed * 131) % 200 + 30, (seed * 29) % 200 + 30)
+    pixels = _pixels(size, seed)
     rows = bytearray()
     for y in range(height):
         rows.append(0)
-        for x in range(width):
-            shade = (x + y) * 60 // (width + height)
-            rows.extend(min(255, c + shade) for c in base)
+        rows.extend(pixels[y * width * 3:(y + 1) * width * 3])
 
     def chunk(kind, data):
         body = kind + data

@@ -18,8 +18,10 @@ packages_install() {
 }
 
 # Prints, one a line, the Debian packages a build of the package still needs beyond the Swift toolchain: the headers
-# of the C libraries it links (libcurl unless ERRAND_NO_CURL=1, SQLite) and pkg-config. The toolchain brings their
-# runtime libraries but not their headers. On macOS the SDK has both, so nothing is printed there.
+# of the C libraries it links (libcurl unless ERRAND_NO_CURL=1, SQLite, and libjpeg-turbo and libpng for the
+# browsers' pictures unless ERRAND_NO_PICTURES=1) and pkg-config. The toolchain brings the runtime libraries of curl
+# and SQLite but not their headers. On macOS the SDK has curl and SQLite, so nothing is printed there (the pictures
+# need `brew install jpeg-turbo libpng`, or ERRAND_NO_PICTURES=1).
 packages_missing_for_build() {
   [[ $(uname -s) == Linux ]] || return 0
   if [[ ${ERRAND_NO_CURL:-0} != 1 ]]; then
@@ -27,7 +29,16 @@ packages_missing_for_build() {
       echo libcurl4-openssl-dev
   fi
   [[ -f /usr/include/sqlite3.h ]] || echo libsqlite3-dev
+  if [[ ${ERRAND_NO_PICTURES:-0} != 1 ]]; then
+    [[ -f /usr/include/jpeglib.h ]] || compgen -G '/usr/include/*/jpeglib.h' >/dev/null || packages_jpeg_name
+    [[ -f /usr/include/png.h ]] || echo libpng-dev
+  fi
   command -v pkg-config >/dev/null 2>&1 || echo pkg-config
+}
+
+# libjpeg-turbo's headers are libjpeg62-turbo-dev on Debian and libjpeg-turbo8-dev on Ubuntu.
+packages_jpeg_name() {
+  if grep -q '^ID=ubuntu' /etc/os-release 2>/dev/null; then echo libjpeg-turbo8-dev; else echo libjpeg62-turbo-dev; fi
 }
 
 # Whether the C++ standard library can be linked: libFuzzer and the sanitizer runtimes are C++.

@@ -17,11 +17,13 @@ servers_require_packages() {
   command -v openssl >/dev/null 2>&1 || missing+=(openssl)
   # The curl-command tests run the printed commands with the real curl.
   command -v curl >/dev/null 2>&1 || missing+=(curl)
+  # The browse end-to-end tests run both apps inside tmux.
+  command -v tmux >/dev/null 2>&1 || missing+=(tmux)
   [[ -x $SERVERS_PY ]] && "$SERVERS_PY" -c 'import httpbin' >/dev/null 2>&1 || missing+=(python3-httpbin)
   mapfile -t -O "${#missing[@]}" missing < <(packages_missing_for_build)
   ((${#missing[@]} == 0)) && return 0
   if [[ $(id -u) != 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
-    echo "On macOS: brew install nginx openssl curl, and pip install httpbin (then set SERVERS_PY)." >&2
+    echo "On macOS: brew install nginx openssl curl tmux, and pip install httpbin (then set SERVERS_PY)." >&2
   fi
   packages_install "${missing[@]}"
 }
