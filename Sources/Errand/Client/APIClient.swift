@@ -220,7 +220,8 @@ public struct APIClient: Sendable {
     /// The middleware chain ending in the transport; the transport step reports each attempt to observers.
     private static func makePipeline(_ configuration: ClientConfiguration) -> Middleware.Next {
         let transport = configuration.transport
-        let context = MiddlewareContext(observers: configuration.observers, redaction: configuration.redaction)
+        let context = MiddlewareContext(
+            observers: configuration.observers, redaction: configuration.redaction, timeline: configuration.timeline)
         // Without observers there is nothing to report: the transport itself is the end of the chain, with no
         // clock reads, closure or event per attempt.
         if configuration.observers.isEmpty {

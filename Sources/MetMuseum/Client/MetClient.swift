@@ -17,7 +17,7 @@ public struct MetClient: Sendable {
 
     /// The Errand client every request goes through.
     public let client: APIClient
-    /// The request budget: by default ``defaultBudget()``, never more than 80 starts in any second.
+    /// The request budget: by default ``defaultBudget(clock:)``, never more than 80 starts in any second.
     ///
     /// A client made with ``init(baseURL:transport:headers:retry:rateLimiter:middleware:)`` spends it on every
     /// request it sends, each retry included; one made with ``init(client:rateLimiter:)`` or
@@ -41,7 +41,7 @@ public struct MetClient: Sendable {
     ///   - retry: how 503s and transient wire failures are retried; `nil` for no retries. A 403 block page is never
     ///     retried.
     ///   - rateLimiter: the budget every request and every retry waits for; share one limiter between clients to
-    ///     share one budget. Default ``defaultBudget()``.
+    ///     share one budget. Default ``defaultBudget(clock:)``.
     ///   - middleware: further middleware, after the retry and rate-limit middleware.
     public init(
         baseURL: URL = MetClient.defaultBaseURL, transport: (any Transport)? = nil, headers: HTTPHeaders = [:],
