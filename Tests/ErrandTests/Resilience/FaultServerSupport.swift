@@ -44,14 +44,15 @@ struct FaultScenario {
         plain = APIClient(configuration: ClientConfiguration(baseURL: base, transport: transport.make()))
     }
 
-    /// A client for the fault server with the given middleware and observers.
+    /// A client for the fault server with the given middleware, observers and clock.
     func client(
-        _ middleware: [any Middleware] = [], observers: [any ExchangeObserver] = [], timeout: Duration = .seconds(10)
+        _ middleware: [any Middleware] = [], observers: [any ExchangeObserver] = [], timeout: Duration = .seconds(10),
+        clock: any Clock<Duration> = ContinuousClock()
     ) -> APIClient {
         APIClient(
             configuration: ClientConfiguration(
                 baseURL: base, transport: transport.make(), middleware: middleware, observers: observers,
-                timeout: timeout))
+                timeout: timeout, clock: clock))
     }
 
     /// The path of a fault for this scenario's key, as `fail/KEY/2/503`.
