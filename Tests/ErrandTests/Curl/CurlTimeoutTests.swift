@@ -6,7 +6,10 @@ import Testing
 
 @Suite("Curl transport: timeouts and cancellation")
 struct CurlTimeoutTests {
-    @Test("a 300 ms total timeout fires in under a second", .enabled(if: TestServer.httpbin.isUsable))
+    // Measures real time: the transport's own timer or cancellation on the wire is what is tested; the bound is generous.
+    @Test(
+        "a 300 ms total timeout fires long before the server's 3 s answer (real time)",
+        .enabled(if: TestServer.httpbin.isUsable))
     func totalTimeoutInMilliseconds() async throws {
         let transport = CurlTest.transport()
         let request = try CurlTest.request(.httpbin, "/delay/3", timeouts: Timeouts(total: .milliseconds(300)))
@@ -16,10 +19,11 @@ struct CurlTimeoutTests {
         let elapsed = clock.now - started
         #expect(error.flatMap(CurlTest.failureKind) == .timedOut)
         #expect(elapsed >= .milliseconds(250))
-        #expect(elapsed < .seconds(1))
+        #expect(elapsed < .milliseconds(2_500))
     }
 
-    @Test("an idle timeout fires when the body stalls", .enabled(if: TestServer.httpbin.isUsable))
+    // Measures real time: the transport's own timer or cancellation on the wire is what is tested; the bound is generous.
+    @Test("an idle timeout fires when the body stalls (real time)", .enabled(if: TestServer.httpbin.isUsable))
     func idleTimeoutFiresOnStall() async throws {
         let transport = CurlTest.transport()
         // Three bytes over three seconds: a second without data between bytes.
@@ -29,7 +33,7 @@ struct CurlTimeoutTests {
         let started = clock.now
         let error = await #expect(throws: ErrandError.self) { try await transport.send(request) }
         #expect(error.flatMap(CurlTest.failureKind) == .timedOut)
-        #expect(clock.now - started < .seconds(2))
+        #expect(clock.now - started < .milliseconds(2_500))
     }
 
     @Test("an idle timeout does not fire while bytes keep coming", .enabled(if: TestServer.httpbin.isUsable))
@@ -43,7 +47,10 @@ struct CurlTimeoutTests {
         #expect(response.body.count == 10)
     }
 
-    @Test("cancelling the task fails the request at once with .cancelled", .enabled(if: TestServer.httpbin.isUsable))
+    // Measures real time: the transport's own timer or cancellation on the wire is what is tested; the bound is generous.
+    @Test(
+        "cancelling the task fails the request long before the server's 5 s with .cancelled (real time)",
+        .enabled(if: TestServer.httpbin.isUsable))
     func cancellationIsImmediate() async throws {
         let transport = CurlTest.transport()
         let request = try CurlTest.request(.httpbin, "/drip?duration=5&numbytes=5&delay=0")
@@ -60,7 +67,7 @@ struct CurlTimeoutTests {
         let cancelled = clock.now
         task.cancel()
         let result = await task.result
-        #expect(clock.now - cancelled < .seconds(1))
+        #expect(clock.now - cancelled < .seconds(3))
         guard case .failure(let error) = result else {
             Issue.record("the cancelled stream finished normally")
             return
