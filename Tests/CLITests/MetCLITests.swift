@@ -159,7 +159,7 @@ struct MetCLITests {
     // Measures real time: the tool runs as a process of its own, on the real clock; a lower bound, so a busy
     // machine only makes it surer.
     @Test("rate and concurrency limits hold while fetching (real time)")
-    func limits() async throws {
+    func limitsRealTime() async throws {
         let started = ContinuousClock.now
         let outcome = try await run([
             "search", "sunflowers", "--limit", "12", "--rate", "20", "--concurrency", "2", "--json",

@@ -180,7 +180,7 @@ struct ConformanceTests {
 
     // Measures real time: the transport's own timer has to fire, so the bound is on the wall clock, and generous.
     @Test("a response slower than the timeout fails as timed out (real time)", arguments: TransportKind.allCases)
-    func timeout(kind: TransportKind) async throws {
+    func timeoutRealTime(kind: TransportKind) async throws {
         let started = ContinuousClock.now
         let error = await #expect(throws: ErrandError.self) {
             try await client(kind).send(Request<Data>(path: "delay/5", timeout: .milliseconds(500)))
@@ -208,7 +208,7 @@ struct ConformanceTests {
     @Test(
         "cancelling the task cancels a slow response promptly (real time)", .enabled(if: TestServer.fault.isUsable),
         arguments: TransportKind.allCases)
-    func cancellation(kind: TransportKind) async throws {
+    func cancellationRealTime(kind: TransportKind) async throws {
         let fault = try FaultScenario(kind)
         let client = fault.client()
         let task = Task {

@@ -167,7 +167,7 @@ struct BulkFetchTimingTests {
     @Test(
         "the default budget: 400 objects, no second above 80 at the server (real time)",
         arguments: TransportKind.allCases)
-    func defaultBudgetHoldsInEverySecond(transport: TransportKind) async throws {
+    func defaultBudgetHoldsInEverySecondRealTime(transport: TransportKind) async throws {
         let replica = try ReplicaClient(transport: transport)
         let ids = (0..<400).map { ReplicaIDs.served[$0 % ReplicaIDs.served.count] }
         let result = try await replica.met.objects(ids: ids).result()
@@ -180,7 +180,7 @@ struct BulkFetchTimingTests {
 
     // Measures real time: the replica counts requests per second of its own clock.
     @Test("at the default rate, a fetch stays within a server limit of 80 per second (real time)")
-    func defaultRateIsPolite() async throws {
+    func defaultRateIsPoliteRealTime() async throws {
         let replica = try ReplicaClient(headers: ["X-Replica-Rate-Limit": "80"])
         let result = try await replica.met.objects(ids: ReplicaIDs.served + ReplicaIDs.served + ReplicaIDs.served)
             .result()
@@ -232,7 +232,7 @@ struct BulkFetchTimingTests {
     // Measures real time: that no request reaches the server after the cancellation can only be seen by waiting a
     // while (a second) for one; requests already on their way get 300 ms.
     @Test("cancelling a bulk fetch stops its requests (real time)", arguments: TransportKind.allCases)
-    func cancellation(transport: TransportKind) async throws {
+    func cancellationRealTime(transport: TransportKind) async throws {
         let replica = try ReplicaClient(transport: transport)
         let ids = ReplicaIDs.served + ReplicaIDs.served.prefix(14)
         let fetch = replica.met.objects(ids: ids, rate: 30)
@@ -261,7 +261,7 @@ struct BulkFetchTimingTests {
 
     // Measures real time, as the cancellation test does.
     @Test("a consumer that stops iterating stops the fetch (real time)")
-    func consumerLeaves() async throws {
+    func consumerLeavesRealTime() async throws {
         let replica = try ReplicaClient()
         let ids = ReplicaIDs.served
         let fetch = replica.met.objects(ids: ids, rate: 20)

@@ -47,7 +47,7 @@ struct CurlLoopTests {
     @Test(
         "a cancelled request waiting for a slot leaves the queue long before the slot frees (real time)",
         .enabled(if: TestServer.httpbin.isUsable))
-    func cancelWhileQueued() async throws {
+    func cancelWhileQueuedRealTime() async throws {
         let transport = Self.transport(slots: 1)
         let slow = try CurlTest.request(.httpbin, "/delay/3")
         let occupying = Task { try await transport.send(slow) }
@@ -72,7 +72,7 @@ struct CurlLoopTests {
     @Test(
         "the total timeout covers the time spent waiting for a slot (real time)",
         .enabled(if: TestServer.httpbin.isUsable))
-    func totalTimeoutWhileQueued() async throws {
+    func totalTimeoutWhileQueuedRealTime() async throws {
         let transport = Self.transport(slots: 1)
         let occupying = Task { try await transport.send(CurlTest.request(.httpbin, "/delay/3")) }
         #expect(await waitUntil { transport.loop.unfinished.load(ordering: .relaxed) == 1 })

@@ -10,7 +10,7 @@ struct CurlTimeoutTests {
     @Test(
         "a 300 ms total timeout fires long before the server's 3 s answer (real time)",
         .enabled(if: TestServer.httpbin.isUsable))
-    func totalTimeoutInMilliseconds() async throws {
+    func totalTimeoutInMillisecondsRealTime() async throws {
         let transport = CurlTest.transport()
         let request = try CurlTest.request(.httpbin, "/delay/3", timeouts: Timeouts(total: .milliseconds(300)))
         let clock = ContinuousClock()
@@ -24,7 +24,7 @@ struct CurlTimeoutTests {
 
     // Measures real time: the transport's own timer or cancellation on the wire is what is tested; the bound is generous.
     @Test("an idle timeout fires when the body stalls (real time)", .enabled(if: TestServer.httpbin.isUsable))
-    func idleTimeoutFiresOnStall() async throws {
+    func idleTimeoutFiresOnStallRealTime() async throws {
         let transport = CurlTest.transport()
         // Three bytes over three seconds: a second without data between bytes.
         let request = try CurlTest.request(
@@ -37,7 +37,7 @@ struct CurlTimeoutTests {
     }
 
     @Test("an idle timeout does not fire while bytes keep coming", .enabled(if: TestServer.httpbin.isUsable))
-    func idleTimeoutToleratesSteadyData() async throws {
+    func idleTimeoutToleratesSteadyDataRealTime() async throws {
         let transport = CurlTest.transport()
         // Ten bytes over a second: a gap of 100 ms, well inside the idle timeout, though the whole takes longer.
         let request = try CurlTest.request(
@@ -51,7 +51,7 @@ struct CurlTimeoutTests {
     @Test(
         "cancelling the task fails the request long before the server's 5 s with .cancelled (real time)",
         .enabled(if: TestServer.httpbin.isUsable))
-    func cancellationIsImmediate() async throws {
+    func cancellationIsImmediateRealTime() async throws {
         let transport = CurlTest.transport()
         let request = try CurlTest.request(.httpbin, "/drip?duration=5&numbytes=5&delay=0")
         let (heads, headArrived) = AsyncStream.makeStream(of: Int.self)

@@ -68,7 +68,7 @@ struct DataPipelineTests {
         let pipeline = DataPipeline(client: client)
         let url = try slowURL(seconds: 10)
         let requesters = (0..<2).map { _ in Task { try await pipeline.data(for: url) } }
-        #expect(await first(of: handedOver, within: .seconds(5)) != nil)
+        #expect(await first(of: handedOver, within: .seconds(30)) != nil)
         for requester in requesters { requester.cancel() }
         for requester in requesters {
             await #expect(throws: ErrandError.self) { try await requester.value }
@@ -76,7 +76,7 @@ struct DataPipelineTests {
         #expect(await pipeline.activeDownloadCount == 0)
         // The transfer itself ends as cancelled: had it run to the server's answer, ten seconds on, it would have
         // ended without an error.
-        let event = await first(of: events, within: .seconds(5))
+        let event = await first(of: events, within: .seconds(30))
         #expect(
             event?.error.map { if case .cancelled = $0 { true } else { false } } == true, "\(String(describing: event))"
         )

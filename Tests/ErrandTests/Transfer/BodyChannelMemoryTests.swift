@@ -19,7 +19,7 @@ struct BodyChannelMemoryTests {
     }
 
     @Test("URLSession's channel: 256 MiB through a queue that never drains stays in bounded memory")
-    func urlSessionChannel() async throws {
+    func urlSessionChannelInBoundedMemory() async throws {
         let channel = URLSessionBodyChannel()
         let before = Self.residentMemory()
         // Each chunk its own bytes, as URLSession delivers them (a shared `Data` would cost nothing to keep).
@@ -38,7 +38,7 @@ struct BodyChannelMemoryTests {
 
     #if canImport(CCurl)
     @Test("curl's channel: 256 MiB through a queue that never drains stays in bounded memory")
-    func curlChannel() {
+    func curlChannelInBoundedMemory() {
         let channel = CurlBodyChannel(capacity: 1 << 20)
         let before = Self.residentMemory()
         var taken = 0

@@ -116,7 +116,7 @@ struct ServerSentEventTests {
 
     // Measures real time, through the server: it answers 200 only if it saw the close within 2 s.
     @Test("cancelling the consuming task closes the connection (real time)", arguments: TransportKind.allCases)
-    func cancellationCloses(kind: TransportKind) async throws {
+    func cancellationClosesRealTime(kind: TransportKind) async throws {
         let client = try client(kind)
         let key = "hold-\(kind)-\(UUID())"
         let (received, receivedContinuation) = AsyncStream.makeStream(of: ServerSentEvent.self)
