@@ -13,7 +13,7 @@ import Synchronization
 /// try await limiter.acquire()                       // the burst: at once
 /// let second = Task { try await limiter.acquire() }
 /// await clock.sleepers(1)                           // the limiter waits for its next token
-/// clock.advance(by: .milliseconds(100))             // one token later
+/// clock.advance(by: .milliseconds(150))             // past the next token (one every 100 ms)
 /// try await second.value
 /// ```
 ///
