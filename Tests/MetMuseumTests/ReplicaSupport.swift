@@ -29,20 +29,25 @@ struct ReplicaClient: Sendable {
     let starts = StartTimes()
 
     /// A replica on a transport of its own, so that no other test's requests queue for the same connections.
+    ///
+    /// With a `clock`, the client's retries, its default budget (unless `rateLimiter` names another) and its
+    /// fetches' own rates wait on it.
     init(
         transport: TransportKind = .urlSession, headers: HTTPHeaders = [:],
-        retry: RetryPolicy? = ReplicaClient.quickRetry
+        retry: RetryPolicy? = ReplicaClient.quickRetry, rateLimiter: RateLimiter? = nil,
+        clock: any Clock<Duration> = ContinuousClock()
     ) throws {
         base = try TestServer.replica.url()
         let starts = starts
         met = MetClient(
             baseURL: base, transport: transport.make(), headers: headers.merging(["X-Test-ID": testID]), retry: retry,
+            rateLimiter: rateLimiter ?? MetClient.defaultBudget(clock: clock),
             middleware: [
                 ClosureMiddleware { request, _, next in
                     starts.record()
                     return try await next(request)
                 }
-            ])
+            ], clock: clock)
     }
 
     /// Retries as the default policy does, without waiting long.
@@ -65,6 +70,8 @@ final class StartTimes: Sendable {
     }
 
     var sorted: [Double] { times.withLock { $0 }.sorted() }
+
+    var count: Int { times.withLock { $0.count } }
 }
 
 /// IDs of the replica's sample collection.

@@ -38,8 +38,13 @@ struct MealSearchModelTests {
     func debounce() async {
         let stub = StubTransport()
         stub.respond(to: "search.php", json: mealsJSON([("3", "Pasta")]))
-        let model = MealSearchModel(client: stubClient(stub), debounce: .milliseconds(200))
+        let clock = ManualClock()
+        let model = MealSearchModel(client: stubClient(stub, clock: clock), debounce: .milliseconds(200))
         for text in ["p", "pa", "pas", "past", "pasta"] { model.query = text }
+        // The debounce runs on the client's clock, moved on only once the search waits on it.
+        await clock.sleepers(1)
+        #expect(stub.requests.isEmpty)
+        clock.advance(by: .milliseconds(200))
         await model.settle()
         #expect(stub.requests.count == 1)
         #expect(stub.requests.first.flatMap { queryValue($0, "s") } == "pasta")

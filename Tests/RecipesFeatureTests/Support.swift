@@ -5,12 +5,14 @@ import TestSupport
 import MealDB
 
 /// A MealDB client on a stub transport.
-func stubClient(_ stub: StubTransport, apiKey: String = "1") -> MealDBClient {
+func stubClient(
+    _ stub: StubTransport, apiKey: String = "1", clock: any Clock<Duration> = ContinuousClock()
+) -> MealDBClient {
     MealDBClient(
         apiKey: apiKey,
         client: APIClient(
             configuration: ClientConfiguration(
-                baseURL: URL(string: "https://meals.example")!, transport: stub)))
+                baseURL: URL(string: "https://meals.example")!, transport: stub, clock: clock)))
 }
 
 /// A JSON body with one meal per id and name.

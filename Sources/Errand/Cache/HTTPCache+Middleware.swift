@@ -9,7 +9,7 @@ extension HTTPCache {
         guard request.method == .get else { return try await passUnsafe(request, next: next) }
         // Streamed bodies (downloads, event streams, `stream`) go to their reader as they arrive, never into the cache.
         if request.delivery == .streamed { return try await next(request) }
-        let lookup = Lookup(request: request, configuration: configuration)
+                let lookup = Lookup(request: request, configuration: configuration, timeline: context.timeline)
         if lookup.bypassesCache { return try await next(request) }
         if lookup.requestControl.noStore {
             // The caller asked that nothing about this exchange be kept: no lookup, no store.
@@ -19,7 +19,7 @@ extension HTTPCache {
         if lookup.policy == .reload { return try await forward(lookup, stored: nil, next: next, context: context) }
 
         let stored = store.response(for: lookup.key, requestHeaders: request.headers)
-        let now = Date()
+        let now = lookup.timeline.date
         switch lookup.policy {
         case .cacheOnly:
             guard let stored else { throw notCached(lookup, context: context) }
@@ -51,10 +51,13 @@ extension HTTPCache {
         let requestControl: CacheControl
         /// Whether the request manages validation or ranges itself, and so goes to the network unchanged.
         let bypassesCache: Bool
+        /// The client's clock: its date is the cache's now.
+        let timeline: Timeline
         let started = ContinuousClock.now
 
-        init(request: TransportRequest, configuration: Configuration) {
+        init(request: TransportRequest, configuration: Configuration, timeline: Timeline) {
             self.request = request
+            self.timeline = timeline
             key = CacheKey.primary(request.url)
             policy = request.options.cachePolicy ?? configuration.policy
             ttl = (request.options.cacheTTL ?? configuration.defaultTTL).map { $0 / .seconds(1) }
@@ -98,7 +101,7 @@ extension HTTPCache {
                 request.headers["If-Modified-Since"] = lastModified
             }
         }
-        let requestTime = Date()
+        let requestTime = lookup.timeline.date
         let response: TransportResponse
         do {
             let forwarded = request
@@ -106,10 +109,12 @@ extension HTTPCache {
                 try await next(forwarded)
             }
         } catch let error as ErrandError {
-            guard case .transport = error, let stored, allowsStaleOnError(stored) else { throw error }
+            guard case .transport = error, let stored, allowsStaleOnError(stored, at: lookup.timeline.date) else {
+                throw error
+            }
             return answer(lookup, with: stored, status: .stale, context: context)
         }
-        let responseTime = Date()
+        let responseTime = lookup.timeline.date
         if let stored, conditional, response.status == 304 {
             let refreshed = stored.refreshed(
                 with: response.headers, requestTime: requestTime, responseTime: responseTime)
@@ -118,7 +123,7 @@ extension HTTPCache {
             served.metrics = response.metrics
             return served
         }
-        if let stored, [500, 502, 503, 504].contains(response.status), allowsStaleOnError(stored) {
+        if let stored, [500, 502, 503, 504].contains(response.status), allowsStaleOnError(stored, at: responseTime) {
             return answer(lookup, with: stored, status: .stale, context: context)
         }
         keepIfAllowed(response, lookup: lookup, requestTime: requestTime, responseTime: responseTime)
@@ -152,12 +157,12 @@ extension HTTPCache {
     /// Statuses that may be stored without an explicit lifetime (RFC 9110 §15.1).
     private static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
 
-    private func allowsStaleOnError(_ stored: CachedResponse) -> Bool {
+    private func allowsStaleOnError(_ stored: CachedResponse, at now: Date) -> Bool {
         guard !stored.control.mustRevalidate else { return false }
         let allowed = max(
             stored.control.staleIfError.map(TimeInterval.init) ?? -1,
             configuration.staleIfError.map { $0 / .seconds(1) } ?? -1)
-        return allowed >= 0 && stored.staleness(at: Date(), fallbackLifetime: nil) <= allowed
+        return allowed >= 0 && stored.staleness(at: now, fallbackLifetime: nil) <= allowed
     }
 
     /// A successful unsafe request invalidates what is stored for its URL (RFC 9111 §4.4).
@@ -183,7 +188,7 @@ extension HTTPCache {
 
     private func served(_ stored: CachedResponse, for lookup: Lookup, status: CacheStatus) -> TransportResponse {
         var headers = stored.headersWithoutAge
-        headers.add(name: "Age", value: stored.ageHeaderValue(at: Date()))
+        headers.add(name: "Age", value: stored.ageHeaderValue(at: lookup.timeline.date))
         return TransportResponse(
             status: stored.status, headers: headers, body: stored.body, url: lookup.request.url,
             metrics: TransferMetrics(total: ContinuousClock.now - lookup.started), cacheStatus: status)

@@ -116,7 +116,8 @@ extension APIClient {
     /// streamed, as the request asks — and reports each hop to the observers.
     static func makePipeline(_ configuration: ClientConfiguration) -> Middleware.Next {
         let transport = configuration.transport
-        let context = MiddlewareContext(observers: configuration.observers, redaction: configuration.redaction)
+        let context = MiddlewareContext(
+            observers: configuration.observers, redaction: configuration.redaction, timeline: configuration.timeline)
         // Without observers there is nothing to report: no clock reads, closure or event per hop.
         let hop: @Sendable (TransportRequest) async throws -> TransportResponse
         if configuration.observers.isEmpty {

@@ -33,6 +33,20 @@ public struct ClientConfiguration: Sendable {
     public var allowsInsecureHTTP: Bool
     /// How redirects are followed.
     public var redirects: RedirectPolicy
+    /// The clock that the client's waits run on and its notion of now is read from. Default `ContinuousClock()`.
+    ///
+    /// Retry backoff and `Retry-After` waits, the retry deadline, event-stream reconnection, per-host rate limiters
+    /// made by ``RateLimitMiddleware/perHost(rate:burst:)``, and the cache's freshness all read it; a test hands in
+    /// a manual clock (`ManualClock` in ErrandTesting) and moves time itself. A ``RateLimiter`` made on its own keeps
+    /// the clock it was made with, since one limiter can serve many clients. With the real clocks, the cache compares
+    /// HTTP dates with the system's date; with any other clock, with the system's date when the clock was set,
+    /// moved on by as much as the clock has advanced since. Transports time their own timeouts with the real clock.
+    public var clock: any Clock<Duration> {
+        get { timeline.clock }
+        set { timeline = Timeline(newValue) }
+    }
+    /// The clock as Errand reads it: time since it was set, and the date.
+    var timeline: Timeline
 
     /// The largest response body a configuration accepts unless told otherwise: 50 MB.
     public static let defaultMaxResponseBodySize = 50_000_000
@@ -71,7 +85,8 @@ public struct ClientConfiguration: Sendable {
         connectTimeout: Duration? = .seconds(15),
         maxResponseBodySize: Int = ClientConfiguration.defaultMaxResponseBodySize,
         allowsInsecureHTTP: Bool = false,
-        redirects: RedirectPolicy = RedirectPolicy()
+        redirects: RedirectPolicy = RedirectPolicy(),
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.baseURL = baseURL
         self.headers = HTTPHeaders([
@@ -88,6 +103,7 @@ public struct ClientConfiguration: Sendable {
         self.maxResponseBodySize = maxResponseBodySize
         self.allowsInsecureHTTP = allowsInsecureHTTP
         self.redirects = redirects
+        timeline = Timeline(clock)
     }
 }
 

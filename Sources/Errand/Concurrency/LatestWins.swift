@@ -14,6 +14,8 @@ import Synchronization
 public final class LatestWins<Value: Sendable>: Sendable {
     /// How long an operation waits for a newer one before it starts; `nil` starts at once.
     public let debounce: Duration?
+    /// The clock the debounce runs on.
+    public let clock: any Clock<Duration>
 
     private struct State {
         var generation = 0
@@ -22,9 +24,10 @@ public final class LatestWins<Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
-    /// Creates a runner.
-    public init(debounce: Duration? = nil) {
+    /// Creates a runner whose debounce runs on `clock` (a test passes a manual one); default `ContinuousClock()`.
+    public init(debounce: Duration? = nil, clock: any Clock<Duration> = ContinuousClock()) {
         self.debounce = debounce
+        self.clock = clock
     }
 
     /// How many times ``run(_:)`` or ``cancel()`` has been called: each call supersedes everything before it.
@@ -38,11 +41,12 @@ public final class LatestWins<Value: Sendable>: Sendable {
         // A caller cancelled before it got here is already stale: it must not supersede a newer call in flight.
         guard !Task.isCancelled else { throw .cancelled }
         let debounce = debounce
+        let clock = clock
         let (generation, task) = state.withLock { state in
             state.current?.cancel()
             state.generation &+= 1
             let task = Task {
-                if let debounce { try await Task.sleep(for: debounce) }
+                if let debounce { try await clock.sleep(for: debounce) }
                 try Task.checkCancellation()
                 return try await operation()
             }

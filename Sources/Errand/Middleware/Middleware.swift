@@ -24,17 +24,29 @@ public protocol Middleware: Sendable {
         -> TransportResponse
 }
 
-/// What middleware may use besides the request: the client's observers and redaction rules.
+/// What middleware may use besides the request: the client's observers, redaction rules and clock.
 public struct MiddlewareContext: Sendable {
     /// Receives exchange events.
     public let observers: [any ExchangeObserver]
     /// How to hide secrets in what is reported.
     public let redaction: Redaction
+    /// The client's ``ClientConfiguration/clock``: what a middleware that waits or reads the time should use.
+    public var clock: any Clock<Duration> { timeline.clock }
+    /// The clock as Errand reads it.
+    let timeline: Timeline
 
-    /// Creates a context.
-    public init(observers: [any ExchangeObserver], redaction: Redaction) {
+    /// Creates a context; `clock` defaults to the real, monotonic clock.
+    public init(
+        observers: [any ExchangeObserver], redaction: Redaction, clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.init(observers: observers, redaction: redaction, timeline: Timeline(clock))
+    }
+
+    /// Creates a context on a client's timeline, so that every request reads the same origin and date.
+    init(observers: [any ExchangeObserver], redaction: Redaction, timeline: Timeline) {
         self.observers = observers
         self.redaction = redaction
+        self.timeline = timeline
     }
 
     /// Sends an event to every observer.

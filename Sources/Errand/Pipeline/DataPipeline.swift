@@ -179,7 +179,7 @@ public actor DataPipeline {
             memory.set(stored.body, for: key, cost: stored.body.count)
             return stored.body
         }
-        let requestTime = Date()
+        let requestTime = client.configuration.timeline.date
         let response = try await client.send(Request<Data>(url: url, headers: ["Accept": "*/*"]))
         memory.set(response.value, for: key, cost: response.value.count)
         var headers = HTTPHeaders()
@@ -187,7 +187,7 @@ public actor DataPipeline {
         disk?.store(
             CachedResponse(
                 url: key, variant: "", status: response.status, headers: headers, body: response.value,
-                requestTime: requestTime, responseTime: Date()))
+                requestTime: requestTime, responseTime: client.configuration.timeline.date))
         return response.value
     }
 

@@ -18,7 +18,7 @@ public struct RateLimitMiddleware: Middleware {
     }
 
     /// Limits requests with a limiter of its own for each server (``ServerIdentity``: scheme, host and port), made on
-    /// first use.
+    /// first use on the client's ``ClientConfiguration/clock``.
     public static func perHost(rate: Double, burst: Int = 1) -> RateLimitMiddleware {
         RateLimitMiddleware(scope: .perHost(PerHostLimiters(rate: rate, burst: burst)))
     }
@@ -34,20 +34,20 @@ public struct RateLimitMiddleware: Middleware {
         let limiter: RateLimiter
         switch scope {
         case .shared(let shared): limiter = shared
-        case .perHost(let limiters): limiter = limiters.limiter(for: request)
+        case .perHost(let limiters): limiter = limiters.limiter(for: request, clock: context.clock)
         }
-        return try await Self.send(request, limiter: limiter, through: next)
+        return try await Self.send(request, limiter: limiter, timeline: context.timeline, through: next)
     }
 
     /// Waits for a turn, sends, and slows the limiter down on 429. Shared with the fused chain of ``Resilience``.
     static func send(
-        _ request: TransportRequest, limiter: RateLimiter,
+        _ request: TransportRequest, limiter: RateLimiter, timeline: Timeline,
         through next: (TransportRequest) async throws -> TransportResponse
     ) async throws -> TransportResponse {
         try await limiter.acquire()
         let response = try await next(request)
         if response.status == 429 {
-            limiter.slowDown(retryAfter: RetryAfter.delay(in: response.headers))
+            limiter.slowDown(retryAfter: RetryAfter.delay(in: response.headers, now: timeline.date))
         }
         return response
     }
@@ -64,11 +64,11 @@ final class PerHostLimiters: Sendable {
         self.burst = burst
     }
 
-    func limiter(for request: TransportRequest) -> RateLimiter {
+    func limiter(for request: TransportRequest, clock: any Clock<Duration>) -> RateLimiter {
         let host = ServerIdentity(request.url)
         return limiters.withLock { limiters in
             if let existing = limiters[host] { return existing }
-            let created = RateLimiter(rate: rate, burst: burst)
+            let created = RateLimiter(rate: rate, burst: burst, clock: clock)
             limiters[host] = created
             return created
         }

@@ -5,10 +5,10 @@ import Synchronization
 ///
 /// What it guarantees, exactly, for windows counted from any instant (a window [t, t + d) holds the starts at or
 /// after t and before t + d):
-/// - a plain bucket (``init(rate:burst:recoveryInterval:)``) lets at most `rate × d + burst` callers pass
+/// - a plain bucket (``init(rate:burst:recoveryInterval:clock:)``) lets at most `rate × d + burst` callers pass
 ///   ``acquire()`` in any window of `d` seconds. A 1-second window can therefore hold `rate + burst` starts: 88 at
 ///   `rate: 80, burst: 8`, after a quiet period or at the start of a run. Use it when the average is what counts.
-/// - a strict limiter (``init(limit:per:burst:recoveryInterval:)``) keeps that bound and also never lets more than
+/// - a strict limiter (``init(limit:per:burst:recoveryInterval:clock:)``) keeps that bound and also never lets more than
 ///   `limit` pass in any window of its ``strictWindow``'s duration, bursts included. Use it when a server counts
 ///   requests per window (as The Met counts 80 per second): the number in the docs is then the number on the wire.
 ///
@@ -17,7 +17,8 @@ import Synchronization
 ///
 /// Callers wait in arrival order (no newcomer overtakes a waiting caller); a caller whose task is cancelled leaves
 /// the queue at once with ``ErrandError/cancelled``. One limiter can be shared by any number of tasks and clients:
-/// share one instance to share one budget.
+/// share one instance to share one budget. Time is its ``clock``'s: the real monotonic clock unless it was made with
+/// another (a test's manual clock), whichever clients share it.
 ///
 /// After the server answers 429, ``slowDown(retryAfter:)`` halves the rate (to 1/16 at worst), drops the saved
 /// burst and, when the server said how long, admits no one until then; the rate then doubles back every
@@ -41,17 +42,20 @@ public final class RateLimiter: Sendable {
 
     private struct State {
         var tokens: Double
-        var updated: ContinuousClock.Instant
+        var updated: Duration
         var waiters = WaiterQueue()
         var isDraining = false
-        var pausedUntil: ContinuousClock.Instant?
+        var pausedUntil: Duration?
         var slowdownFactor = 1.0
-        var slowedAt: ContinuousClock.Instant?
+        var slowedAt: Duration?
         var log: StartLog?
     }
 
     private let state: Mutex<State>
-    private let clock = ContinuousClock()
+    private let timeline: Timeline
+
+    /// The clock the limiter reads and waits on.
+    public var clock: any Clock<Duration> { timeline.clock }
 
     /// Creates a limiter with a full bucket.
     ///
@@ -61,8 +65,12 @@ public final class RateLimiter: Sendable {
     ///     ``ErrandError/invalidRequest(_:)``.
     ///   - burst: the bucket's size, at least 1 (smaller values count as 1).
     ///   - recoveryInterval: how long the rate takes to double back after a 429. Default 5 seconds.
-    public convenience init(rate: Double, burst: Int = 1, recoveryInterval: Duration = .seconds(5)) {
-        self.init(rate: rate, burst: burst, window: nil, recoveryInterval: recoveryInterval)
+    ///   - clock: the clock it reads and waits on; a test passes a manual one. Default `ContinuousClock()`.
+    public convenience init(
+        rate: Double, burst: Int = 1, recoveryInterval: Duration = .seconds(5),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.init(rate: rate, burst: burst, window: nil, recoveryInterval: recoveryInterval, clock: clock)
     }
 
     /// Creates a strict limiter: never more than `limit` starts in any window of `window`, on a bucket of `burst`
@@ -78,32 +86,38 @@ public final class RateLimiter: Sendable {
     ///   - window: how long a window is; positive and at most a day (otherwise ``acquire()`` throws).
     ///   - burst: the bucket's size, at least 1; the window caps it at `limit` in effect.
     ///   - recoveryInterval: how long the rate takes to double back after a 429. Default 5 seconds.
-    public convenience init(limit: Int, per window: Duration, burst: Int = 1, recoveryInterval: Duration = .seconds(5))
-    {
+    ///   - clock: the clock it reads and waits on; a test passes a manual one. Default `ContinuousClock()`.
+    public convenience init(
+        limit: Int, per window: Duration, burst: Int = 1, recoveryInterval: Duration = .seconds(5),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
         let strict = RateWindow(limit: limit, duration: window)
         let rate = strict.problem == nil ? Double(limit) / window.seconds : 0
-        self.init(rate: rate, burst: burst, window: strict, recoveryInterval: recoveryInterval)
+        self.init(rate: rate, burst: burst, window: strict, recoveryInterval: recoveryInterval, clock: clock)
     }
 
     /// The rates a limiter keeps, in starts per second: from one a day (a wait longer than a day is no rate limit
     /// but a stop) to a billion a second (far above what any transport starts, so the same as no limit).
     public static let supportedRates: ClosedRange<Double> = (1.0 / 86_400)...1e9
 
-    private init(rate: Double, burst: Int, window: RateWindow?, recoveryInterval: Duration) {
+    private init(
+        rate: Double, burst: Int, window: RateWindow?, recoveryInterval: Duration, clock: any Clock<Duration>
+    ) {
         // A finite rate above the highest supported is the same as the highest; below the lowest, NaN or infinite,
         // acquire() refuses.
         self.rate = rate.isFinite && rate > Self.supportedRates.upperBound ? Self.supportedRates.upperBound : rate
         self.burst = max(burst, 1)
         self.recoveryInterval = recoveryInterval
         strictWindow = window
-        var initial = State(tokens: Double(max(burst, 1)), updated: ContinuousClock.now)
+        timeline = Timeline(clock)
+        var initial = State(tokens: Double(max(burst, 1)), updated: timeline.now)
         initial.log = window.map(StartLog.init)
         state = Mutex(initial)
     }
 
     /// The rate in force now: lower than ``rate`` for a while after a slowdown.
     public var currentRate: Double {
-        let now = clock.now
+        let now = timeline.now
         return state.withLock { rate * factor(of: $0, at: now) }
     }
 
@@ -122,7 +136,7 @@ public final class RateLimiter: Sendable {
                 "a rate limiter's rate must be a number of requests per second from one a day (1/86400) to a billion, not \(rate)."
             )
         }
-        let now = clock.now
+        let now = timeline.now
         let ticket: UInt64? = state.withLock { state in
             refill(&state, at: now)
             if state.waiters.isEmpty, !isPaused(state, at: now), state.tokens >= 1, windowHasRoom(&state, at: now) {
@@ -141,7 +155,7 @@ public final class RateLimiter: Sendable {
 
     /// Lowers the rate after the server said 429, and pauses every start until `retryAfter` has passed.
     public func slowDown(retryAfter: Duration? = nil) {
-        let now = clock.now
+        let now = timeline.now
         state.withLock { state in
             refill(&state, at: now)
             state.slowdownFactor = max(factor(of: state, at: now) / 2, 1.0 / 16)
@@ -182,7 +196,7 @@ public final class RateLimiter: Sendable {
     /// Lets waiters through as tokens arrive, in order, until the queue is empty.
     private func drain() async {
         while true {
-            let now = clock.now
+            let now = timeline.now
             var admitted: [WaiterQueue.Continuation] = []
             let pause: Duration? = state.withLock { state in
                 refill(&state, at: now)
@@ -204,13 +218,14 @@ public final class RateLimiter: Sendable {
             }
             for waiter in admitted { waiter.resume() }
             guard let pause else { return }
-            try? await Task.sleep(for: max(pause, .microseconds(100)))
+            // The drain is the limiter's own task, never cancelled: a sleep ends only when the time has come.
+            try? await timeline.sleep(until: now + max(pause, .microseconds(100)))
         }
     }
 
     // MARK: The bucket
 
-    private func refill(_ state: inout State, at now: ContinuousClock.Instant) {
+    private func refill(_ state: inout State, at now: Duration) {
         var from = state.updated
         if let until = state.pausedUntil {
             guard now >= until else {
@@ -228,23 +243,23 @@ public final class RateLimiter: Sendable {
     }
 
     /// Whether the strict window, if any, lets one more start happen now.
-    private func windowHasRoom(_ state: inout State, at now: ContinuousClock.Instant) -> Bool {
+    private func windowHasRoom(_ state: inout State, at now: Duration) -> Bool {
         // Mutated in place through the optional, so the log's array is never copied.
         (state.log?.nextOpening(at: now) ?? now) <= now
     }
 
     /// Spends a token on a start now and records it in the window.
-    private func take(_ state: inout State, at now: ContinuousClock.Instant) {
+    private func take(_ state: inout State, at now: Duration) {
         state.tokens -= 1
         state.log?.record(now)
     }
 
-    private func isPaused(_ state: State, at now: ContinuousClock.Instant) -> Bool {
+    private func isPaused(_ state: State, at now: Duration) -> Bool {
         state.pausedUntil.map { now < $0 } ?? false
     }
 
     /// The share of the rate in force: halved by each slowdown, doubling back every recovery interval.
-    private func factor(of state: State, at now: ContinuousClock.Instant) -> Double {
+    private func factor(of state: State, at now: Duration) -> Double {
         guard let slowedAt = state.slowedAt, state.slowdownFactor < 1 else { return 1 }
         let periods = (now - slowedAt).seconds / max(recoveryInterval.seconds, 0.001)
         return min(1, state.slowdownFactor * Double.exponentTwo(periods))

@@ -1,6 +1,6 @@
 /// A strict limit on starts: never more than `limit` in any span of time `duration` long.
 ///
-/// A ``RateLimiter`` made with ``RateLimiter/init(limit:per:burst:recoveryInterval:)`` keeps it, whatever its burst:
+/// A ``RateLimiter`` made with ``RateLimiter/init(limit:per:burst:recoveryInterval:clock:)`` keeps it, whatever its burst:
 /// a window is counted from any instant, not from the top of a second, so the first second of a run and the second
 /// after an idle pause hold no more than any other.
 public struct RateWindow: Sendable, Hashable {
@@ -30,7 +30,7 @@ public struct RateWindow: Sendable, Hashable {
 /// Holds at most `limit` instants (older ones are dropped as they leave the window), however long the run.
 struct StartLog {
     let window: RateWindow
-    private var starts: [ContinuousClock.Instant] = []
+    private var starts: [Duration] = []
     private var head = 0
 
     init(window: RateWindow) {
@@ -39,7 +39,7 @@ struct StartLog {
 
     /// When the next start may happen: `now` while the last window holds fewer than `limit` starts, else the moment
     /// its oldest start leaves it.
-    mutating func nextOpening(at now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+    mutating func nextOpening(at now: Duration) -> Duration {
         // A start at `s` counts in every window [t, t + duration) with t ≤ s; it is out of the window ending now once
         // s + duration ≤ now.
         while head < starts.count, starts[head] + window.duration <= now { head += 1 }
@@ -49,7 +49,7 @@ struct StartLog {
     }
 
     /// Records a start; the caller has checked ``nextOpening(at:)`` first.
-    mutating func record(_ instant: ContinuousClock.Instant) {
+    mutating func record(_ instant: Duration) {
         starts.append(instant)
     }
 

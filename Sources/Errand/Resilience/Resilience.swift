@@ -47,14 +47,21 @@ struct FusedResilience: Middleware, RetryingMiddleware {
     func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws
         -> TransportResponse
     {
-        guard let retry = request.options.retryPolicy ?? retry else { return try await attempt(request, next) }
-        return try await RetryMiddleware.send(request, policy: retry) { try await attempt($0, next) }
+        let timeline = context.timeline
+        guard let retry = request.options.retryPolicy ?? retry else {
+            return try await attempt(request, timeline, next)
+        }
+        return try await RetryMiddleware.send(request, policy: retry, timeline: timeline) {
+            try await attempt($0, timeline, next)
+        }
     }
 
     /// One attempt: a turn from the rate limiter, then a slot from the concurrency limiter.
-    private func attempt(_ request: TransportRequest, _ next: Next) async throws -> TransportResponse {
+    private func attempt(_ request: TransportRequest, _ timeline: Timeline, _ next: Next) async throws
+        -> TransportResponse
+    {
         guard let rateLimiter else { return try await limitedConcurrency(request, next) }
-        return try await RateLimitMiddleware.send(request, limiter: rateLimiter) {
+        return try await RateLimitMiddleware.send(request, limiter: rateLimiter, timeline: timeline) {
             try await limitedConcurrency($0, next)
         }
     }

@@ -3,7 +3,8 @@
 /// Every attempt goes through the rest of the chain with ``RequestOptions/attempt`` set (1, 2, …), so observers see
 /// each one. When retries run out, the last response is returned (the client then reports its status) or the last
 /// failure is thrown. A 403 HTML page is never retried: the client reports it as ``ErrandError/blocked(_:)``.
-/// Cancelling the calling task during a backoff wait ends the wait at once with ``ErrandError/cancelled``.
+/// Cancelling the calling task during a backoff wait ends the wait at once with ``ErrandError/cancelled``. Waits and
+/// the deadline run on the client's ``ClientConfiguration/clock``.
 ///
 /// Put it before rate and concurrency limiters so that every attempt waits for its own turn, and no slot is held
 /// during the backoff.
@@ -22,42 +23,42 @@ public struct RetryMiddleware: Middleware, RetryingMiddleware {
     public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws
         -> TransportResponse
     {
-        try await Self.send(request, policy: request.options.retryPolicy ?? policy, through: next)
+        try await Self.send(
+            request, policy: request.options.retryPolicy ?? policy, timeline: context.timeline, through: next)
     }
 
     /// Sends `request` through `next` as often as `policy` allows. Shared with the fused chain of ``Resilience``.
     static func send(
-        _ request: TransportRequest, policy: RetryPolicy,
+        _ request: TransportRequest, policy: RetryPolicy, timeline: Timeline,
         through next: (TransportRequest) async throws -> TransportResponse
     ) async throws -> TransportResponse {
         guard policy.allowsRetry(of: request) else { return try await next(request) }
-        let clock = ContinuousClock()
-        let deadline = policy.deadline.map { clock.now + $0 }
+        let deadline = policy.deadline.map { timeline.now + $0 }
         var attempt = 1
         while true {
             var current = request
             if attempt > 1 { current.options.attempt = attempt }
             if let deadline {
-                let remaining = deadline - clock.now
+                let remaining = deadline - timeline.now
                 current.timeouts.total = min(current.timeouts.total ?? remaining, remaining)
             }
             let wait: Duration
             do {
                 let response = try await next(current)
                 guard attempt < policy.maxAttempts, policy.isRetryable(response) else { return response }
-                let retryAfter = RetryAfter.delay(in: response.headers)
+                let retryAfter = RetryAfter.delay(in: response.headers, now: timeline.date)
                 if let retryAfter, retryAfter > policy.maxRetryAfter { return response }
                 wait = retryAfter ?? policy.backoff(beforeRetry: attempt)
-                guard Self.fits(wait, before: deadline, clock: clock) else { return response }
+                guard Self.fits(wait, before: deadline, timeline: timeline) else { return response }
             } catch {
                 let failure = ErrandError(error)
                 if Task.isCancelled { throw ErrandError.cancelled }
                 guard attempt < policy.maxAttempts, policy.isRetryable(failure) else { throw failure }
                 wait = policy.backoff(beforeRetry: attempt)
-                guard Self.fits(wait, before: deadline, clock: clock) else { throw failure }
+                guard Self.fits(wait, before: deadline, timeline: timeline) else { throw failure }
             }
             do {
-                try await Task.sleep(for: wait)
+                try await timeline.sleep(for: wait)
             } catch {
                 throw ErrandError.cancelled
             }
@@ -66,11 +67,9 @@ public struct RetryMiddleware: Middleware, RetryingMiddleware {
     }
 
     /// Whether a wait still leaves time for another attempt before the deadline.
-    private static func fits(_ wait: Duration, before deadline: ContinuousClock.Instant?, clock: ContinuousClock)
-        -> Bool
-    {
+    private static func fits(_ wait: Duration, before deadline: Duration?, timeline: Timeline) -> Bool {
         guard let deadline else { return true }
-        return clock.now + wait < deadline
+        return timeline.now + wait < deadline
     }
 }
 

@@ -176,9 +176,10 @@ extension APIClient {
         return .never
     }
 
+    /// Waits on the client's clock, as every backoff does.
     private func wait(_ delay: Duration) async throws(ErrandError) {
         do {
-            try await Task.sleep(for: delay)
+            try await configuration.clock.sleep(for: delay)
         } catch {
             throw .cancelled
         }

@@ -5,7 +5,8 @@ import Foundation
 /// Made by ``APIClient/events(_:reconnection:)``; nothing is sent until iteration starts. Each connection sends
 /// `Accept: text/event-stream` and, once the server has named an event ID, `Last-Event-ID` (a request's own
 /// `Last-Event-ID` is where the first connection resumes). When a connection drops or
-/// ends, the stream waits the server's `retry:` time (or ``ReconnectionPolicy``'s) and reconnects. It ends normally
+/// ends, the stream waits the server's `retry:` time (or ``ReconnectionPolicy``'s), on the client's
+/// ``ClientConfiguration/clock``, and reconnects. It ends normally
 /// when the server answers 204 No Content, and fails with ``ErrandError/unacceptableStatus(_:)`` for any status but
 /// 200 and 204, with ``ErrandError/decoding(_:)`` for a 200 that is not `text/event-stream`, and with
 /// ``ErrandError/cancelled`` when the reading task is cancelled — which closes the connection at once, as does
@@ -78,7 +79,7 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                     action = await connect()
                 case .wait(let delay):
                     do {
-                        try await Task.sleep(for: delay)
+                        try await client.configuration.timeline.sleep(for: delay)
                         action = machine.waited()
                     } catch {
                         action = machine.cancelled()

@@ -14,12 +14,13 @@ extension MetClient {
     /// second.
     public static let deliveryAllowance: Duration = .milliseconds(100)
 
-    /// A new budget holding the Met's published limit: ``budget(rate:)`` at ``publishedRateLimit``.
+    /// A new budget holding the Met's published limit: ``budget(rate:clock:)`` at ``publishedRateLimit``.
     ///
     /// Never more than 80 requests start in any window of 1.1 s (the first second of a run and the second after a
     /// pause included); 8 may start together, then one every 14 ms or so. A fetch of 400 objects takes about 5.4 s.
-    public static func defaultBudget() -> RateLimiter {
-        budget(rate: publishedRateLimit)
+    /// `clock` is the one the budget reads and waits on (a test passes a manual one); default `ContinuousClock()`.
+    public static func defaultBudget(clock: any Clock<Duration> = ContinuousClock()) -> RateLimiter {
+        budget(rate: publishedRateLimit, clock: clock)
     }
 
     /// A new strict budget of `rate` requests per second, kept in every window, not only on average.
@@ -28,13 +29,14 @@ extension MetClient {
     /// ``deliveryAllowance`` — for a whole number, never more than `rate` in any second even as the server counts
     /// them. Below 1: never more than one start in any 1 / rate seconds (plus the allowance). A tenth of a second's
     /// worth of requests may start together (``burst(for:)``). A rate that is not a positive number makes every wait
-    /// throw ``/Errand/ErrandError/invalidRequest(_:)``.
-    public static func budget(rate: Double) -> RateLimiter {
-        guard rate.isFinite, rate > 0 else { return RateLimiter(rate: rate) }
+    /// throw ``/Errand/ErrandError/invalidRequest(_:)``. The budget reads and waits on `clock`; default
+    /// `ContinuousClock()`.
+    public static func budget(rate: Double, clock: any Clock<Duration> = ContinuousClock()) -> RateLimiter {
+        guard rate.isFinite, rate > 0 else { return RateLimiter(rate: rate, clock: clock) }
         // Capped so that the count fits an Int; no server publishes a limit anywhere near it.
         let limit = Int(min(max(rate.rounded(.down), 1), 1e9))
         let span = Duration.seconds(Double(limit) / rate) + deliveryAllowance
-        return RateLimiter(limit: limit, per: span, burst: min(burst(for: rate), limit))
+        return RateLimiter(limit: limit, per: span, burst: min(burst(for: rate), limit), clock: clock)
     }
 
     /// The burst a fetch at `rate` allows: a tenth of a second's worth of requests (at least one) may start

@@ -9,7 +9,8 @@ extension MetClient {
     ///
     /// - Parameters:
     ///   - ids: the objects to fetch, in the order wanted.
-    ///   - rate: requests per second for this fetch alone, kept in every window as ``budget(rate:)`` describes; `nil`
+    ///   - rate: requests per second for this fetch alone, kept in every window as ``budget(rate:clock:)`` describes
+    ///     (on the client's clock); `nil`
     ///     (the default) uses only the client's ``rateLimiter`` (never more than 80 in any second unless configured
     ///     otherwise). Must be positive.
     ///   - concurrency: the most requests in flight. Default 8.
@@ -54,7 +55,7 @@ extension MetClient {
 
     /// What a fetch waits for before each request, beyond what the client's middleware already waits for.
     private func limiter(for rate: Double?) -> RateLimiter? {
-        if let rate { return Self.budget(rate: rate) }
+        if let rate { return Self.budget(rate: rate, clock: client.configuration.clock) }
         return budgetsEveryRequest ? nil : rateLimiter
     }
 

@@ -17,9 +17,9 @@ public struct MetClient: Sendable {
 
     /// The Errand client every request goes through.
     public let client: APIClient
-    /// The request budget: by default ``defaultBudget()``, never more than 80 starts in any second.
+    /// The request budget: by default ``defaultBudget(clock:)``, never more than 80 starts in any second.
     ///
-    /// A client made with ``init(baseURL:transport:headers:retry:rateLimiter:middleware:)`` spends it on every
+    /// A client made with ``init(baseURL:transport:headers:retry:rateLimiter:middleware:clock:)`` spends it on every
     /// request it sends, each retry included; one made with ``init(client:rateLimiter:)`` or
     /// ``init(configuration:rateLimiter:)`` spends it on the requests of its bulk fetches (its own middleware governs
     /// the rest). A bulk fetch that names a rate of its own is held
@@ -28,7 +28,7 @@ public struct MetClient: Sendable {
     /// Whether ``rateLimiter`` is in the client's middleware, so that bulk fetches need not wait for it again.
     let budgetsEveryRequest: Bool
 
-    /// The largest answer a client made with ``init(baseURL:transport:headers:retry:rateLimiter:middleware:)``
+    /// The largest answer a client made with ``init(baseURL:transport:headers:retry:rateLimiter:middleware:clock:)``
     /// accepts: 16 MB. The Met's largest answers, the lists of every object ID, are a few MB.
     public static let maxResponseBodySize = 16_000_000
 
@@ -41,19 +41,21 @@ public struct MetClient: Sendable {
     ///   - retry: how 503s and transient wire failures are retried; `nil` for no retries. A 403 block page is never
     ///     retried.
     ///   - rateLimiter: the budget every request and every retry waits for; share one limiter between clients to
-    ///     share one budget. Default ``defaultBudget()``.
+    ///     share one budget. Default ``defaultBudget(clock:)``.
     ///   - middleware: further middleware, after the retry and rate-limit middleware.
+    ///   - clock: what the retries wait on and a bulk fetch's own rate is kept by (the client's
+    ///     ``/Errand/ClientConfiguration/clock``); give `rateLimiter` the same clock. Default `ContinuousClock()`.
     public init(
         baseURL: URL = MetClient.defaultBaseURL, transport: (any Transport)? = nil, headers: HTTPHeaders = [:],
         retry: RetryPolicy? = .default, rateLimiter: RateLimiter = MetClient.defaultBudget(),
-        middleware: [any Middleware] = []
+        middleware: [any Middleware] = [], clock: any Clock<Duration> = ContinuousClock()
     ) {
         let chain = Resilience.middleware(retry: retry, rateLimiter: rateLimiter) + middleware
         self.init(
             client: APIClient(
                 configuration: ClientConfiguration(
                     baseURL: baseURL, headers: headers, transport: transport, middleware: chain,
-                    maxResponseBodySize: Self.maxResponseBodySize)),
+                    maxResponseBodySize: Self.maxResponseBodySize, clock: clock)),
             rateLimiter: rateLimiter, budgetsEveryRequest: true)
     }
 

@@ -38,11 +38,12 @@ public final class MealSearchModel {
     /// Searches TheMealDB (or a client on a stub transport, for tests).
     /// - Parameters:
     ///   - client: the SDK client the searches go through.
-    ///   - debounce: how long typing must pause before a search is sent; `nil` sends at once.
+    ///   - debounce: how long typing must pause before a search is sent; `nil` sends at once. It runs on the
+    ///     clock of the client's configuration (``/Errand/ClientConfiguration/clock``).
     public init(client: MealDBClient, debounce: Duration? = .milliseconds(300)) {
         self.state = .idle
         self.searchMeals = { text in try await client.search(name: text) }
-        self.latest = LatestWins(debounce: debounce)
+        self.latest = LatestWins(debounce: debounce, clock: client.apiClient.configuration.clock)
     }
 
     /// Fixed in a state, for previews: nothing is fetched.

@@ -7,8 +7,9 @@ import Testing
 /// Heads a hostile server sends to stall or exhaust the client: read in linear time, refused past the limit.
 @Suite("Curl transport: hostile response heads")
 struct CurlHostileHeadTests {
-    @Test("a head of 40,000 short fields is read whole, in linear time")
-    func manyFieldsReadLinearly() async throws {
+    // Measures real time: quadratic reading took seconds; the bound is generous.
+    @Test("a head of 40,000 short fields is read whole, in linear time (real time)")
+    func manyFieldsReadLinearlyRealTime() async throws {
         // About 200 KB of head, under the limit. Read field by field through libcurl's header store this took
         // seconds (it is quadratic); read as bytes it takes milliseconds.
         // Built by repetition: 40,000 interpolated strings take seconds in a debug build, on the pool's threads.
@@ -29,12 +30,10 @@ struct CurlHostileHeadTests {
     func oversizedHeadFails() async throws {
         let fields = String(repeating: "X-Field: 1\r\n", count: 70_000)
         let server = try HostileServer(response: Array("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\(fields)\r\n".utf8))
-        let request = TransportRequest(url: server.url(), timeouts: Timeouts(total: .seconds(2)))
-        let clock = ContinuousClock()
-        let started = clock.now
+        let request = TransportRequest(url: server.url(), timeouts: Timeouts(total: .seconds(10)))
         let error = await #expect(throws: ErrandError.self) { try await CurlTest.transport().send(request) }
+        // A bad response, not a timeout: the size failed it before the timer could.
         #expect(error.flatMap(CurlTest.failureKind) == .badResponse)
-        #expect(clock.now - started < .seconds(2))
     }
 
     @Test("the limit counts interim heads too")

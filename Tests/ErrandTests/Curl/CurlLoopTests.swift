@@ -43,22 +43,23 @@ struct CurlLoopTests {
         #expect(metrics.filter { $0.connectionReused == false }.count <= 2)
     }
 
+    // Measures real time: the transport's own timer or cancellation on the wire is what is tested; the bound is generous.
     @Test(
-        "a cancelled request waiting for a slot leaves the queue at once",
+        "a cancelled request waiting for a slot leaves the queue long before the slot frees (real time)",
         .enabled(if: TestServer.httpbin.isUsable))
-    func cancelWhileQueued() async throws {
+    func cancelWhileQueuedRealTime() async throws {
         let transport = Self.transport(slots: 1)
         let slow = try CurlTest.request(.httpbin, "/delay/3")
         let occupying = Task { try await transport.send(slow) }
         // The slow request must hold the slot before the next one queues behind it.
-        while transport.loop.unfinished.load(ordering: .relaxed) == 0 { await Task.yield() }
+        #expect(await waitUntil { transport.loop.unfinished.load(ordering: .relaxed) == 1 })
         let queued = Task { try await transport.send(CurlTest.request(.httpbin, "/get")) }
-        while transport.loop.unfinished.load(ordering: .relaxed) < 2 { await Task.yield() }
+        #expect(await waitUntil { transport.loop.unfinished.load(ordering: .relaxed) == 2 })
         let clock = ContinuousClock()
         let cancelled = clock.now
         queued.cancel()
         let result = await queued.result
-        #expect(clock.now - cancelled < .seconds(1))
+        #expect(clock.now - cancelled < .seconds(2))
         guard case .failure(let error) = result, case .cancelled? = error as? ErrandError else {
             Issue.record("the queued request was not cancelled: \(result)")
             return
@@ -67,20 +68,21 @@ struct CurlLoopTests {
         _ = await occupying.result
     }
 
+    // Measures real time: the transport's own timer or cancellation on the wire is what is tested; the bound is generous.
     @Test(
-        "the total timeout covers the time spent waiting for a slot",
+        "the total timeout covers the time spent waiting for a slot (real time)",
         .enabled(if: TestServer.httpbin.isUsable))
-    func totalTimeoutWhileQueued() async throws {
+    func totalTimeoutWhileQueuedRealTime() async throws {
         let transport = Self.transport(slots: 1)
         let occupying = Task { try await transport.send(CurlTest.request(.httpbin, "/delay/3")) }
-        while transport.loop.unfinished.load(ordering: .relaxed) == 0 { await Task.yield() }
+        #expect(await waitUntil { transport.loop.unfinished.load(ordering: .relaxed) == 1 })
         let clock = ContinuousClock()
         let started = clock.now
         let error = await #expect(throws: ErrandError.self) {
             try await transport.send(CurlTest.request(.httpbin, "/get", timeouts: Timeouts(total: .milliseconds(300))))
         }
         #expect(error.flatMap(CurlTest.failureKind) == .timedOut)
-        #expect(clock.now - started < .seconds(2))
+        #expect(clock.now - started < .milliseconds(2_500))
         occupying.cancel()
         _ = await occupying.result
     }

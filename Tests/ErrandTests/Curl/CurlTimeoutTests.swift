@@ -6,8 +6,11 @@ import Testing
 
 @Suite("Curl transport: timeouts and cancellation")
 struct CurlTimeoutTests {
-    @Test("a 300 ms total timeout fires in under a second", .enabled(if: TestServer.httpbin.isUsable))
-    func totalTimeoutInMilliseconds() async throws {
+    // Measures real time: the transport's own timer or cancellation on the wire is what is tested; the bound is generous.
+    @Test(
+        "a 300 ms total timeout fires long before the server's 3 s answer (real time)",
+        .enabled(if: TestServer.httpbin.isUsable))
+    func totalTimeoutInMillisecondsRealTime() async throws {
         let transport = CurlTest.transport()
         let request = try CurlTest.request(.httpbin, "/delay/3", timeouts: Timeouts(total: .milliseconds(300)))
         let clock = ContinuousClock()
@@ -16,11 +19,12 @@ struct CurlTimeoutTests {
         let elapsed = clock.now - started
         #expect(error.flatMap(CurlTest.failureKind) == .timedOut)
         #expect(elapsed >= .milliseconds(250))
-        #expect(elapsed < .seconds(1))
+        #expect(elapsed < .milliseconds(2_500))
     }
 
-    @Test("an idle timeout fires when the body stalls", .enabled(if: TestServer.httpbin.isUsable))
-    func idleTimeoutFiresOnStall() async throws {
+    // Measures real time: the transport's own timer or cancellation on the wire is what is tested; the bound is generous.
+    @Test("an idle timeout fires when the body stalls (real time)", .enabled(if: TestServer.httpbin.isUsable))
+    func idleTimeoutFiresOnStallRealTime() async throws {
         let transport = CurlTest.transport()
         // Three bytes over three seconds: a second without data between bytes.
         let request = try CurlTest.request(
@@ -29,11 +33,11 @@ struct CurlTimeoutTests {
         let started = clock.now
         let error = await #expect(throws: ErrandError.self) { try await transport.send(request) }
         #expect(error.flatMap(CurlTest.failureKind) == .timedOut)
-        #expect(clock.now - started < .seconds(2))
+        #expect(clock.now - started < .milliseconds(2_500))
     }
 
     @Test("an idle timeout does not fire while bytes keep coming", .enabled(if: TestServer.httpbin.isUsable))
-    func idleTimeoutToleratesSteadyData() async throws {
+    func idleTimeoutToleratesSteadyDataRealTime() async throws {
         let transport = CurlTest.transport()
         // Ten bytes over a second: a gap of 100 ms, well inside the idle timeout, though the whole takes longer.
         let request = try CurlTest.request(
@@ -43,8 +47,11 @@ struct CurlTimeoutTests {
         #expect(response.body.count == 10)
     }
 
-    @Test("cancelling the task fails the request at once with .cancelled", .enabled(if: TestServer.httpbin.isUsable))
-    func cancellationIsImmediate() async throws {
+    // Measures real time: the transport's own timer or cancellation on the wire is what is tested; the bound is generous.
+    @Test(
+        "cancelling the task fails the request long before the server's 5 s with .cancelled (real time)",
+        .enabled(if: TestServer.httpbin.isUsable))
+    func cancellationIsImmediateRealTime() async throws {
         let transport = CurlTest.transport()
         let request = try CurlTest.request(.httpbin, "/drip?duration=5&numbytes=5&delay=0")
         let (heads, headArrived) = AsyncStream.makeStream(of: Int.self)
@@ -60,7 +67,7 @@ struct CurlTimeoutTests {
         let cancelled = clock.now
         task.cancel()
         let result = await task.result
-        #expect(clock.now - cancelled < .seconds(1))
+        #expect(clock.now - cancelled < .seconds(3))
         guard case .failure(let error) = result else {
             Issue.record("the cancelled stream finished normally")
             return

@@ -67,20 +67,19 @@ struct DataPipelineTests {
         let (client, _, events) = makeClient(kind, base: try TestServer.httpbin.url(), middleware: [signal])
         let pipeline = DataPipeline(client: client)
         let url = try slowURL(seconds: 10)
-        let started = ContinuousClock.now
         let requesters = (0..<2).map { _ in Task { try await pipeline.data(for: url) } }
-        #expect(await first(of: handedOver, within: .seconds(5)) != nil)
+        #expect(await first(of: handedOver, within: .seconds(30)) != nil)
         for requester in requesters { requester.cancel() }
         for requester in requesters {
             await #expect(throws: ErrandError.self) { try await requester.value }
         }
         #expect(await pipeline.activeDownloadCount == 0)
-        // The transfer itself ends as cancelled, long before the server's ten seconds.
-        let event = await first(of: events, within: .seconds(5))
+        // The transfer itself ends as cancelled: had it run to the server's answer, ten seconds on, it would have
+        // ended without an error.
+        let event = await first(of: events, within: .seconds(30))
         #expect(
             event?.error.map { if case .cancelled = $0 { true } else { false } } == true, "\(String(describing: event))"
         )
-        #expect(ContinuousClock.now - started < .seconds(8))
     }
 
     @Test(.enabled(if: TestServer.httpbin.isUsable), arguments: TransportKind.allCases)

@@ -46,16 +46,16 @@ struct CoalescingTests {
         let fault = try FaultScenario(transport)
         let coalescing = CoalescingMiddleware()
         let client = fault.client([coalescing])
-        let request = Request<Data>(path: fault.path("slow"), query: [QueryItem("ms", "1500")])
+        let request = Request<Data>(path: fault.path("slow"), query: [QueryItem("ms", "2000")])
         let callers = (0..<3).map { _ in Task { try await client.send(request).value } }
         #expect(await waitUntil { coalescing.transfersInFlight == 1 })
         // Wait until the shared transfer has reached the server, so it is surely shared.
         #expect(await waitUntil { (try? await fault.stats().count) == 1 })
-        let cancelled = ContinuousClock.now
         callers[0].cancel()
         await #expect(throws: ErrandError.self) { _ = try await callers[0].value }
-        // It stops waiting at once, not when the shared transfer ends (1.5 s after it started).
-        #expect(ContinuousClock.now - cancelled < .milliseconds(500))
+        // It stopped waiting before the shared transfer ended (the server answers 2 s after it began): an order,
+        // not a time.
+        #expect(coalescing.transfersInFlight == 1)
         let rest = try await [callers[1].value, callers[2].value]
         #expect(rest[0] == rest[1] && !rest[0].isEmpty)
         #expect(try await fault.log().count == 1)

@@ -46,14 +46,15 @@ struct FaultScenario {
         plain = APIClient(configuration: ClientConfiguration(baseURL: base, transport: transport.make()))
     }
 
-    /// A client for the fault server with the given middleware and observers.
+    /// A client for the fault server with the given middleware, observers and clock.
     func client(
-        _ middleware: [any Middleware] = [], observers: [any ExchangeObserver] = [], timeout: Duration = .seconds(10)
+        _ middleware: [any Middleware] = [], observers: [any ExchangeObserver] = [], timeout: Duration = .seconds(10),
+        clock: any Clock<Duration> = ContinuousClock()
     ) -> APIClient {
         APIClient(
             configuration: ClientConfiguration(
                 baseURL: base, transport: transport.make(), middleware: middleware, observers: observers,
-                timeout: timeout))
+                timeout: timeout, clock: clock))
     }
 
     /// The path of a fault for this scenario's key, as `fail/KEY/2/503`.
@@ -110,13 +111,6 @@ final class EventRecorder: ExchangeObserver {
     }
 }
 
-/// Elapsed time of an async operation.
-func measure<T>(_ operation: () async throws -> T) async rethrows -> (T, Duration) {
-    let start = ContinuousClock.now
-    let value = try await operation()
-    return (value, ContinuousClock.now - start)
-}
-
 extension Duration {
     /// The duration in seconds.
     var inSeconds: Double {
@@ -124,8 +118,11 @@ extension Duration {
     }
 }
 
-/// Waits until `condition` holds, yielding in between; gives up after `limit`.
-func waitUntil(_ limit: Duration = .seconds(5), _ condition: () async -> Bool) async -> Bool {
+/// Waits until `condition` holds, checking it every millisecond; gives up after `limit`.
+///
+/// For conditions nothing announces (a queue's length, a server's count); a test that waits on a clock uses a
+/// manual clock and its sleepers instead. The limit is generous, for a machine busy with tests in parallel.
+func waitUntil(_ limit: Duration = .seconds(30), _ condition: () async -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + limit
     while await !condition() {
         if ContinuousClock.now > deadline { return false }
@@ -141,29 +138,4 @@ final class Locked<Value: Sendable>: Sendable {
     init(_ value: Value) { mutex = Mutex(value) }
 
     func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result { mutex.withLock { body(&$0) } }
-}
-
-/// Cancels tasks that are waiting and measures how long each caller takes to see ``ErrandError/cancelled``.
-///
-/// Returns the fastest of `trials`: on a busy two-core machine a single observation can include unrelated
-/// scheduling delays, while the mechanism itself ends the wait at once. Records an issue for any trial that did not
-/// end in cancellation, or took longer than a second.
-func fastestCancellation(
-    trials: Int = 5, _ startWaiting: () async throws -> Task<Void, any Error>
-) async throws -> Duration {
-    var fastest = Duration.seconds(3600)
-    for _ in 0..<trials {
-        let task = try await startWaiting()
-        let cancelled = ContinuousClock.now
-        task.cancel()
-        let result = await task.result
-        let latency = ContinuousClock.now - cancelled
-        if case .failure(let error) = result, case .cancelled? = error as? ErrandError {
-        } else {
-            Issue.record("expected ErrandError.cancelled, got \(result)")
-        }
-        if latency > .seconds(1) { Issue.record("cancellation took \(latency)") }
-        fastest = min(fastest, latency)
-    }
-    return fastest
 }

@@ -11,7 +11,7 @@ struct ResponseLimitTests {
     @Test(
         "64 MiB of zeros in ~64 KB of gzip fail with bodyTooLarge at a 1 MB cap",
         .enabled(if: TestServer.fault.isUsable), arguments: TransportKind.allCases)
-    func gzipBomb(kind: TransportKind) async throws {
+    func gzipBombInBoundedMemory(kind: TransportKind) async throws {
         let client = APIClient(
             configuration: ClientConfiguration(
                 baseURL: try TestServer.fault.url(), transport: kind.make(), maxResponseBodySize: 1_000_000))

@@ -58,8 +58,8 @@ struct ServerIdentityTests {
         #expect(RedirectPolicy.sameServer(first, second))
         let limiters = PerHostLimiters(rate: 1, burst: 1)
         #expect(
-            limiters.limiter(for: TransportRequest(url: first))
-                === limiters.limiter(for: TransportRequest(url: second)))
+            limiters.limiter(for: TransportRequest(url: first), clock: ContinuousClock())
+                === limiters.limiter(for: TransportRequest(url: second), clock: ContinuousClock()))
         #expect(
             CacheKey.primary(first).hasPrefix(try #require(ServerIdentity(second)).origin))
     }

@@ -19,7 +19,7 @@ struct BodyChannelMemoryTests {
     }
 
     @Test("a channel that never pauses (URLSession's): 256 MiB through a queue that never drains stays bounded")
-    func appendingChannel() throws {
+    func appendingChannelInBoundedMemory() throws {
         let channel = BodyChannel()
         let before = Self.residentMemory()
         // Each chunk its own bytes, as URLSession delivers them (a shared `Data` would cost nothing to keep).
@@ -42,7 +42,7 @@ struct BodyChannelMemoryTests {
     }
 
     @Test("a channel that pauses (curl's): 256 MiB through a queue that never drains stays in bounded memory")
-    func offeringChannel() {
+    func offeringChannelInBoundedMemory() {
         let channel = BodyChannel(capacity: 1 << 20)
         let before = Self.residentMemory()
         var taken = 0
