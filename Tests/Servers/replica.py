@@ -2,7 +2,8 @@
 
 Python standard library only; listens on 127.0.0.1. The two services live in replica_mealdb.py (paths under
 /api/json/v1/1/ and /api/json/v2/{key}/) and replica_met.py (paths under /public/collection/v1/), each serving sample
-data the project wrote itself. Every request is logged: GET /__requests returns the log as JSON
+data the project wrote itself; replica_synthetic.py serves a generated Met collection of any size, changing over
+time, under /synthetic/{size}/{seed}/{epoch}/. Every request is logged: GET /__requests returns the log as JSON
 (`[{"time", "method", "path", "query", "headers"}]`, `query` exactly as received, still percent-encoded), and
 DELETE /__requests clears it. With --log FILE the log is also appended to FILE as JSON lines.
 
@@ -25,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import replica_mealdb  # noqa: E402
 import replica_met  # noqa: E402
+import replica_synthetic  # noqa: E402
 
 LOG = []
 LOG_LOCK = threading.Lock()
@@ -70,7 +72,7 @@ class Handler(BaseHTTPRequestHandler):
             with LOG_LOCK:
                 return self.send_json(200, list(LOG))
         path, query = self.record()
-        for service in (replica_mealdb, replica_met):
+        for service in (replica_mealdb, replica_met, replica_synthetic):
             if service.handles(path):
                 return service.handle(self, path, query)
         self.send_json(404, {"message": "no such path on the replica"})
