@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "MetMuseum", targets: ["MetMuseum"]),
         .library(name: "RecipesFeature", targets: ["RecipesFeature"]),
         .library(name: "MuseumFeature", targets: ["MuseumFeature"]),
+        .library(name: "MetMirror", targets: ["MetMirror"]),
         .executable(name: "mealdb", targets: ["mealdb"]),
         .executable(name: "met", targets: ["met"]),
         .executable(name: "errand-bench", targets: ["errand-bench"]),
@@ -51,11 +52,13 @@ let package = Package(
         // SDKs.
         .target(name: "MealDB", dependencies: ["Errand"]),
         .target(name: "MetMuseum", dependencies: ["Errand"]),
+        // A local copy of The Met's collection in SQLite with full-text search, filled through the SDK.
+        .target(name: "MetMirror", dependencies: ["MetMuseum", "CSQLite"]),
 
         // App logic.
         .target(name: "FeatureState", dependencies: ["Errand"]),
         .target(name: "RecipesFeature", dependencies: ["MealDB", "FeatureState"]),
-        .target(name: "MuseumFeature", dependencies: ["MetMuseum", "FeatureState"]),
+        .target(name: "MuseumFeature", dependencies: ["MetMuseum", "MetMirror", "FeatureState"]),
 
         // Command-line apps and what they share: argument parsing, output, galleries, exit codes per failure kind.
         .target(name: "CommandLine", dependencies: ["Errand", "FeatureState"]),
@@ -92,6 +95,7 @@ let package = Package(
         .testTarget(name: "ErrandTests", dependencies: ["Errand", "ErrandTesting", "TestSupport"]),
         .testTarget(name: "MealDBTests", dependencies: ["MealDB", "ErrandTesting", "TestSupport"]),
         .testTarget(name: "MetMuseumTests", dependencies: ["MetMuseum", "ErrandTesting", "TestSupport"]),
+        .testTarget(name: "MetMirrorTests", dependencies: ["MetMirror", "ErrandTesting", "TestSupport"]),
         .testTarget(name: "RecipesFeatureTests", dependencies: ["RecipesFeature", "ErrandTesting", "TestSupport"]),
         .testTarget(name: "MuseumFeatureTests", dependencies: ["MuseumFeature", "ErrandTesting", "TestSupport"]),
         .testTarget(name: "FeatureStateTests", dependencies: ["FeatureState", "TestSupport"]),

@@ -12,6 +12,7 @@ POST /__settings?size_variants=missing makes every picture's size variant answer
 has only the originals does; POST /__settings?size_variants=served restores them. GET /__settings shows the settings.
 
     python3 Tests/Servers/replica.py --port 8080
+    python3 Tests/Servers/replica.py --port 0 --synthetic 20000/7/0    # port 0: a free one, printed on start
 """
 import argparse
 import json
@@ -31,6 +32,8 @@ import replica_synthetic  # noqa: E402
 LOG = []
 LOG_LOCK = threading.Lock()
 LOG_FILE = None
+# With --synthetic SIZE/SEED/EPOCH, the Met's own paths serve that synthetic collection instead of the sample.
+SYNTHETIC = None
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -72,6 +75,8 @@ class Handler(BaseHTTPRequestHandler):
             with LOG_LOCK:
                 return self.send_json(200, list(LOG))
         path, query = self.record()
+        if SYNTHETIC and replica_met.handles(path):
+            path = f"{replica_synthetic.ROOT}{SYNTHETIC}{path}"
         for service in (replica_mealdb, replica_met, replica_synthetic):
             if service.handles(path):
                 return service.handle(self, path, query)
@@ -112,14 +117,21 @@ class Server(ThreadingHTTPServer):
 
 
 def main():
-    global LOG_FILE
+    global LOG_FILE, SYNTHETIC
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--log", help="also append every request to this file as JSON lines")
+    parser.add_argument("--synthetic", metavar="SIZE/SEED/EPOCH",
+                        help="serve this synthetic collection at the Met's paths (see replica_synthetic.py)")
     args = parser.parse_args()
     LOG_FILE = args.log
+    if args.synthetic:
+        parts = args.synthetic.split("/")
+        if len(parts) != 3 or not all(p.isdigit() for p in parts):
+            parser.error("--synthetic takes SIZE/SEED/EPOCH, as 2000/7/0")
+        SYNTHETIC = args.synthetic
     server = Server(("127.0.0.1", args.port), Handler)
-    print(f"replica on http://127.0.0.1:{args.port}", flush=True)
+    print(f"replica on http://127.0.0.1:{server.server_address[1]}", flush=True)
     server.serve_forever()
 
 
