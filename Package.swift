@@ -100,7 +100,8 @@ let package = Package(
         .testTarget(name: "MuseumFeatureTests", dependencies: ["MuseumFeature", "ErrandTesting", "TestSupport"]),
         .testTarget(name: "FeatureStateTests", dependencies: ["FeatureState", "TestSupport"]),
         .testTarget(
-            name: "CLITests", dependencies: ["Errand", "CommandLine", "RecipesFeature", "MuseumFeature", "TestSupport"]),
+            name: "CLITests",
+            dependencies: ["Errand", "CommandLine", "RecipesFeature", "MuseumFeature", "MetMirror", "TestSupport"]),
         // Every seed and every input that once broke a promise, replayed through the fuzz checks.
         .testTarget(name: "FuzzTests", dependencies: ["FuzzChecks"]),
     ],
