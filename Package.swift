@@ -97,7 +97,8 @@ let package = Package(
         .testTarget(name: "MetMuseumTests", dependencies: ["MetMuseum", "ErrandTesting", "TestSupport"]),
         .testTarget(name: "MetMirrorTests", dependencies: ["MetMirror", "ErrandTesting", "TestSupport"]),
         .testTarget(name: "RecipesFeatureTests", dependencies: ["RecipesFeature", "ErrandTesting", "TestSupport"]),
-        .testTarget(name: "MuseumFeatureTests", dependencies: ["MuseumFeature", "ErrandTesting", "TestSupport"]),
+        .testTarget(
+            name: "MuseumFeatureTests", dependencies: ["MuseumFeature", "MetMirror", "ErrandTesting", "TestSupport"]),
         .testTarget(name: "FeatureStateTests", dependencies: ["FeatureState", "TestSupport"]),
         .testTarget(
             name: "CLITests",
