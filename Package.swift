@@ -29,6 +29,7 @@ let package = Package(
         .executable(name: "errand-bench", targets: ["errand-bench"]),
         .executable(name: "errand-soak", targets: ["errand-soak"]),
         .executable(name: "errand-memory", targets: ["errand-memory"]),
+        .executable(name: "errand-mirror-bench", targets: ["errand-mirror-bench"]),
         .executable(name: "errand-examples", targets: ["errand-examples"]),
         .executable(name: "fuzz-url", targets: ["fuzz-url"]),
         .executable(name: "fuzz-http-headers", targets: ["fuzz-http-headers"]),
@@ -71,6 +72,8 @@ let package = Package(
         .executableTarget(name: "errand-soak", dependencies: ["Errand"], path: "Benchmarks/soak"),
         // Resident memory while fetching mixed large bodies, round after round, per transport (scripts/bench --memory).
         .executableTarget(name: "errand-memory", dependencies: curl + ["Errand"], path: "Benchmarks/memory"),
+        // The mirror at scale: objects/s against the rate, CPU, memory, disk per object; FTS latency over 500,000 rows.
+        .executableTarget(name: "errand-mirror-bench", dependencies: ["MetMirror"], path: "Benchmarks/mirror"),
 
         // The README's and the catalogs' code blocks, compiled and run against the replica (scripts/examples checks they still match).
         .executableTarget(

@@ -194,3 +194,27 @@ extension MirrorStore {
 
     private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }
+
+extension MirrorStore {
+    /// Stores objects obtained some other way (an export, a benchmark's synthetic collection) in one transaction,
+    /// as listed and fetched; `json` is each object's record as served, or `nil` for the SDK's own encoding.
+    ///
+    /// The mirror's phase does not change: a mirror filled this way alone stays ``MirrorPhase/empty`` for
+    /// ``MetMirror``, which lists and fetches as usual (stored objects are fetched again only if listed as
+    /// pending).
+    public func importObjects(_ objects: [MetObject], json: [Data]? = nil) throws(MirrorStoreError) {
+        var batch = MirrorBatch()
+        for (index, object) in objects.enumerated() {
+            let body = json?[index] ?? (try? JSONEncoder().encode(object)) ?? Data()
+            batch.fetched.append((object, body))
+        }
+        try access { sqlite in
+            try sqlite.transaction {
+                for object in objects {
+                    try sqlite.query("INSERT OR IGNORE INTO queue (id, status) VALUES (?, 'pending')", [.int(object.id)])
+                }
+            }
+        }
+        try storeBatch(batch)
+    }
+}
