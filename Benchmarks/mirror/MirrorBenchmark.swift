@@ -25,7 +25,7 @@ struct MirrorBenchmark {
             defer { replica.stop() }
             let store = try MirrorStore(directory: try Measure.folder("mirror-bench"))
             let budget = MetClient.budget(rate: point.rate ?? 20_000)
-            let mirror = MetMirror(
+            let mirror = CollectionMirror(
                 store: store, configuration: ClientConfiguration(baseURL: replica.root), budget: budget)
             let cpu = Measure.cpuSeconds()
             let start = ContinuousClock.now

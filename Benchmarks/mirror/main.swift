@@ -1,4 +1,4 @@
-// The mirror's benchmark: mirrors the replica's synthetic collection through `MetMirror` at several rates, and
+// The mirror's benchmark: mirrors the replica's synthetic collection through `CollectionMirror` at several rates, and
 // fills a database with synthetic objects directly to time full-text queries and `met search --mirror`.
 //
 //   swift run -c release errand-mirror-bench mirror [--size 20000]     objects/s against the rate, CPU per object,

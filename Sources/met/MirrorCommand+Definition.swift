@@ -22,6 +22,8 @@ extension MirrorCommand {
             .value("rate", "R", help: "At most R object requests per second (default 80; above 80 only to loopback)."),
             .value("concurrency", "C", help: "At most C object requests in flight (default 8)."),
             .value("batch", "N", help: "Objects per stored batch (default 100): what an interruption costs again."),
+            .value("images", "small|none", help: "Also keep each object's web-sized picture (default none)."),
+            .value("image-budget", "MB", help: "Stop keeping pictures once they take MB megabytes (default 1000)."),
         ],
         examples: [
             "met mirror met-mirror", "met mirror arms --department 4", "met mirror met-mirror --update --json",

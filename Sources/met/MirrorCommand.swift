@@ -30,7 +30,7 @@ struct MirrorCommand {
         var configuration = setup.configuration(console: console)
         // The mirror is its own store: keeping every object in the HTTP cache as well would double the disk used.
         configuration.middleware.removeAll { $0 is HTTPCache }
-        let mirror = MetMirror(store: store, configuration: configuration, budget: MetClient.budget(rate: rate))
+        let mirror = CollectionMirror(store: store, configuration: configuration, budget: MetClient.budget(rate: rate))
         let line = MirrorProgressLine(console: console, json: json)
         do {
             let summary = try await mirror.run(options) { event in line.show(event) }
@@ -70,10 +70,17 @@ struct MirrorCommand {
             scope = .search(text)
         case (_?, _?): throw invocation.usageError("--department and --search cannot be combined")
         }
+        let budget = try invocation.integer("image-budget", in: 1...10_000_000) ?? 1_000
+        let images: MirrorImages
+        switch invocation.value("images") ?? "none" {
+        case "none": images = .none
+        case "small": images = .small(budget: budget * 1_000_000)
+        case let other: throw invocation.usageError("--images expects small or none, not '\(other)'")
+        }
         return MirrorOptions(
             scope: scope, update: invocation.flag("update"),
             batchSize: try invocation.integer("batch", in: 1...10_000) ?? 100,
-            concurrency: try invocation.integer("concurrency", in: 1...64) ?? 8)
+            concurrency: try invocation.integer("concurrency", in: 1...64) ?? 8, images: images)
     }
 
     private func report(_ summary: MirrorSummary, folder: String) {

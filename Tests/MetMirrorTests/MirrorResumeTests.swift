@@ -83,3 +83,27 @@ struct MirrorResumeTests {
         }
     }
 }
+
+/// Pictures within a budget.
+@Suite("Mirror pictures", .enabled(if: TestServer.replica.isUsable))
+struct MirrorImageTests {
+    @Test("small pictures are kept for public-domain objects until the budget is spent")
+    func budget() async throws {
+        let root = try MirrorFixture.synthetic(size: 120, seed: 23, epoch: 0)
+        let store = try MirrorStore(directory: try MirrorFixture.folder())
+        let mirror = MirrorFixture.mirror(store, root: root)
+        _ = try await mirror.run(MirrorOptions(batchSize: 10, images: .small(budget: 4_000)))
+        let totals = try store.imageTotals()
+        #expect(totals.count > 0 && totals.count < 80, "\(totals)")
+        let pictures = try store.objectIDs().compactMap { try store.image(id: $0) }
+        #expect(pictures.count == totals.count)
+        let picture = try #require(pictures.first)
+        #expect(picture.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG")
+        #expect(totals.bytes < 4_000 + 10 * picture.count, "at most one batch of pictures beyond the budget")
+        let more = try await mirror.run(MirrorOptions(images: .small(budget: 1_000_000)))
+        #expect(more.outcome == .alreadyComplete)
+        let all = try store.imageTotals()
+        #expect(all.count > totals.count, "a later run with room fetches the rest")
+        #expect(try store.imagesWanted(limit: 1000, budget: 1_000_000).isEmpty)
+    }
+}

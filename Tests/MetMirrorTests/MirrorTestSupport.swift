@@ -24,8 +24,8 @@ struct MirrorFixture {
 
     /// A mirror run of `root` into `store`, fast (a loopback replica is not held to the Met's rate), with the
     /// request header `headers` on every request.
-    static func mirror(_ store: MirrorStore, root: URL, headers: HTTPHeaders = [:]) -> MetMirror {
-        MetMirror(
+    static func mirror(_ store: MirrorStore, root: URL, headers: HTTPHeaders = [:]) -> CollectionMirror {
+        CollectionMirror(
             store: store, configuration: ClientConfiguration(baseURL: root, headers: headers),
             budget: MetClient.budget(rate: 5_000))
     }

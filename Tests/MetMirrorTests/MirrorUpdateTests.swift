@@ -28,7 +28,7 @@ struct MirrorUpdateTests {
         let parts = newest.split(separator: "-").compactMap { Int($0) }
         let changedOnline = Set(try await online.objectIDs(updatedSince: Self.day(parts[0], parts[1], parts[2])).ids)
         let log = RequestLog()
-        let updating = MetMirror(
+        let updating = CollectionMirror(
             store: store,
             configuration: ClientConfiguration(baseURL: next, middleware: [log]), budget: MetClient.budget(rate: 5_000))
         let summary = try await updating.run(MirrorOptions(update: true))

@@ -22,7 +22,7 @@ struct MuseumDataSourceTests {
         stub.respond(to: "objects/4", status: 404, json: #"{"message":"Not a valid object"}"#)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("museum-\(UUID().uuidString)")
         let store = try MirrorStore(directory: folder)
-        let mirror = MetMirror(
+        let mirror = CollectionMirror(
             store: store,
             configuration: ClientConfiguration(baseURL: URL(string: "https://met.example")!, transport: stub),
             budget: MetClient.budget(rate: 10_000))

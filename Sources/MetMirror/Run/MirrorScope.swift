@@ -2,7 +2,7 @@ import MetMuseum
 
 /// Which objects a mirror holds: the whole collection, one department, or the matches of a search.
 ///
-/// A mirror keeps the scope it was made with; ``MetMirror/run(_:progress:)`` refuses another one for the same
+/// A mirror keeps the scope it was made with; ``CollectionMirror/run(_:progress:)`` refuses another one for the same
 /// folder (``MirrorError/scopeMismatch(stored:requested:)``) rather than mixing two collections.
 public enum MirrorScope: Sendable, Hashable, CustomStringConvertible {
     /// Every object the Met lists.

@@ -3,7 +3,7 @@ import MetMirror
 import MetMuseum
 
 /// Where the museum app's data comes from: The Met's API, or a mirror of it on disk (made by `met mirror` or
-/// ``MetMirror/MetMirror``), which answers the same calls offline.
+/// ``MetMirror/CollectionMirror``), which answers the same calls offline.
 ///
 /// Every view model takes a ``client``: ``MuseumSearchStore``, ``ObjectDetailModel``, ``DepartmentsModel`` and
 /// ``ObjectIDsModel`` work the same way from either source. From a mirror, searches rank by full-text relevance and

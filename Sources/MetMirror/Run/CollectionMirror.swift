@@ -8,14 +8,14 @@ import MetMuseum
 ///
 /// ```swift
 /// let store = try MirrorStore(directory: URL(fileURLWithPath: "met"))
-/// let mirror = MetMirror(store: store, configuration: ClientConfiguration(baseURL: MetClient.defaultBaseURL))
+/// let mirror = CollectionMirror(store: store, configuration: ClientConfiguration(baseURL: MetClient.defaultBaseURL))
 /// let summary = try await mirror.run(MirrorOptions()) { event in print(event) }
 /// ```
 /// A run stopped in any way — killed, a full disk, a lost network, the Met's block — leaves the database
 /// consistent, and the next ``run(_:progress:)`` continues where it stopped without fetching a stored object
 /// again. Once the mirror is complete, ``MirrorOptions/update`` refreshes it: it fetches the objects changed since
 /// the newest record the mirror holds and the new ones, and removes the ones the Met no longer lists.
-public struct MetMirror: Sendable {
+public struct CollectionMirror: Sendable {
     /// Where the objects go.
     public let store: MirrorStore
     /// The SDK client the listing and the objects go through.
@@ -92,18 +92,27 @@ public struct MetMirror: Sendable {
                     _ = machine.failed()
                     throw error
                 }
+                _ = try await fetchImages(options.images, limit: options.batchSize, concurrency: options.concurrency)
                 let counts = try store.counts()
                 progress(.stored(MirrorProgress(counts: counts, doneThisRun: done, elapsed: elapsed())))
                 action = machine.batchStored(pending: counts.pending)
             case .complete(let kind):
+                try await fetchRemainingImages(options)
                 try store.markComplete(at: Date())
                 return try summary(.completed(kind), changes: changes ?? (kind == .update ? store.lastChanges() : nil), done: done)
             case .reportComplete:
+                try await fetchRemainingImages(options)
                 return try summary(.alreadyComplete, changes: nil, done: 0)
             case .stop:
                 throw MirrorError.met(.request(.cancelled))
             }
         }
+    }
+
+    /// Pictures of objects stored by earlier runs (or a run killed between a batch and its pictures), until none
+    /// is missing or the budget is spent.
+    private func fetchRemainingImages(_ options: MirrorOptions) async throws {
+        while try await fetchImages(options.images, limit: options.batchSize, concurrency: options.concurrency) > 0 {}
     }
 
     private func summary(_ outcome: MirrorSummary.Outcome, changes: MirrorChanges?, done: Int) throws -> MirrorSummary {
@@ -207,12 +216,18 @@ public struct MirrorOptions: Sendable, Hashable {
     public var batchSize: Int
     /// The most object requests in flight.
     public var concurrency: Int
+    /// Which pictures to keep (after each batch, within the same budget as the records).
+    public var images: MirrorImages
 
     /// Creates options.
-    public init(scope: MirrorScope = .all, update: Bool = false, batchSize: Int = 100, concurrency: Int = 8) {
+    public init(
+        scope: MirrorScope = .all, update: Bool = false, batchSize: Int = 100, concurrency: Int = 8,
+        images: MirrorImages = .none
+    ) {
         self.scope = scope
         self.update = update
         self.batchSize = max(1, batchSize)
         self.concurrency = max(1, concurrency)
+        self.images = images
     }
 }
