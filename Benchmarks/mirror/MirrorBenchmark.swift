@@ -18,7 +18,9 @@ struct MirrorBenchmark {
     }
 
     func run() async throws {
-        print("| rate limit (req/s) | objects | seconds | objects/s | of the limit | CPU ms/object | RSS after (MB) | DB bytes/object |")
+        print(
+            "| rate limit (req/s) | objects | seconds | objects/s | of the limit | CPU ms/object | RSS after (MB) | DB bytes/object |"
+        )
         print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for (index, point) in points.enumerated() {
             let replica = try await Replica(spec: "\(point.objects)/\(index + 51)/0")
@@ -37,11 +39,13 @@ struct MirrorBenchmark {
             print(
                 "| \(point.rate.map { String(Int($0)) } ?? "none") | \(summary.doneThisRun) | "
                     + String(format: "%.1f | %.0f | ", seconds, perSecond) + share
-                    + String(format: " | %.3f | %.0f | %.0f |", used * 1000 / Double(summary.doneThisRun),
+                    + String(
+                        format: " | %.3f | %.0f | %.0f |", used * 1000 / Double(summary.doneThisRun),
                         Measure.residentMB(), Double(summary.databaseBytes) / Double(max(summary.counts.fetched, 1))))
         }
         print("CPU is this process's (client, SQLite); the replica's own is not counted. RSS is read after each run:")
-        print("a flat figure across the last two runs (a quarter and all of \(size) objects) means memory does not grow")
+        print(
+            "a flat figure across the last two runs (a quarter and all of \(size) objects) means memory does not grow")
         print("with the collection.")
     }
 }

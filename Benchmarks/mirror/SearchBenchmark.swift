@@ -17,7 +17,9 @@ struct SearchBenchmark {
     static let motifs = [
         "phoenixes", "cranes", "lotus", "dragons", "horses", "flowers", "waves", "clouds", "lions", "cats", "birds",
     ]
-    static let media = ["Bronze", "Silver", "Earthenware", "Porcelain", "Oil on canvas", "Ink on paper", "Silk", "Wood"]
+    static let media = [
+        "Bronze", "Silver", "Earthenware", "Porcelain", "Oil on canvas", "Ink on paper", "Silk", "Wood",
+    ]
     static let cultures = ["China", "Japan", "Iran", "Egypt", "Greek", "Roman", "French", "British", "Korea", "India"]
     static let artists = ["Maren Holt", "Kenji Arata", "Lucien Ferrand", "Ida Brandt", "Nora Vasquez", "Li Wen"]
 
@@ -45,7 +47,8 @@ struct SearchBenchmark {
         let fillSeconds = Measure.seconds(fillStart.duration(to: .now))
         print(
             "Filled \(rows) synthetic objects in " + String(format: "%.0f s", fillSeconds) + "; database "
-                + String(format: "%.0f MB, %.0f bytes per object", Double(store.fileSize()) / 1e6,
+                + String(
+                    format: "%.0f MB, %.0f bytes per object", Double(store.fileSize()) / 1e6,
                     Double(store.fileSize()) / Double(rows)))
 
         var samples: [Double] = []
@@ -61,7 +64,8 @@ struct SearchBenchmark {
         samples.sort()
         print(
             "FTS over \(rows) rows, \(Self.queries.count) queries × 20 rounds (every match ranked): "
-                + String(format: "p50 %.2f ms, p99 %.2f ms, max %.2f ms", Measure.percentile(samples, 0.5),
+                + String(
+                    format: "p50 %.2f ms, p99 %.2f ms, max %.2f ms", Measure.percentile(samples, 0.5),
                     Measure.percentile(samples, 0.99), samples.last ?? 0))
         print("matches per query: \(matches)")
         try await endToEnd(folder)
@@ -69,7 +73,8 @@ struct SearchBenchmark {
 
     /// `met search --mirror DIR TEXT --limit 20` as a process, from start to exit, median and worst of ten.
     private func endToEnd(_ folder: URL) async throws {
-        let met = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("met")
+        let met = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "met")
         guard FileManager.default.isExecutableFile(atPath: met.path) else {
             print("met search --mirror: not measured, \(met.path) is not built (swift build -c release --product met)")
             return

@@ -95,8 +95,13 @@ struct MirrorCommand {
             ]
             if let changes = summary.changes {
                 members.append(
-                    ("changes", ["added": .integer(changes.added), "changed": .integer(changes.changed),
-                                 "removed": .integer(changes.removed)]))
+                    (
+                        "changes",
+                        [
+                            "added": .integer(changes.added), "changed": .integer(changes.changed),
+                            "removed": .integer(changes.removed),
+                        ]
+                    ))
             }
             return console.print(JSONValue.object(members).rendered(pretty: false))
         }

@@ -33,7 +33,8 @@ struct MirrorProgressLine: Sendable {
         let counts = progress.counts
         let done = counts.listed - counts.pending
         let left = progress.estimatedRemaining.map { " \(clock($0)) left" } ?? ""
-        let tail = "  \(done)/\(counts.listed)  " + String(format: "%.1f/s", progress.objectsPerSecond) + left
+        let tail =
+            "  \(done)/\(counts.listed)  " + String(format: "%.1f/s", progress.objectsPerSecond) + left
             + "  \(counts.skipped) not served  \(counts.failed) failed"
         let barWidth = max(10, min(30, width - tail.count - 14))
         let filled = counts.listed > 0 ? barWidth * done / counts.listed : 0
@@ -62,8 +63,13 @@ struct MirrorProgressLine: Sendable {
             ]
             if let changes = listing.changes {
                 members.append(
-                    ("changes", ["added": .integer(changes.added), "changed": .integer(changes.changed),
-                                 "removed": .integer(changes.removed)]))
+                    (
+                        "changes",
+                        [
+                            "added": .integer(changes.added), "changed": .integer(changes.changed),
+                            "removed": .integer(changes.removed),
+                        ]
+                    ))
             }
             return .object(members)
         case .stored(let progress):

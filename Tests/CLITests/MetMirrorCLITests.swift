@@ -34,8 +34,11 @@ struct MetMirrorCLITests {
     func digest(_ dir: String) throws -> [String] {
         try store(dir).access { sqlite in
             var rows: [String] = []
-            try sqlite.query("SELECT q.id, q.status, o.json FROM queue q LEFT JOIN objects o ON o.id = q.id ORDER BY q.id") {
-                row in rows.append("\(row.integer(0)) \(row.text(1) ?? "") \(String(decoding: row.data(2), as: UTF8.self))")
+            try sqlite.query(
+                "SELECT q.id, q.status, o.json FROM queue q LEFT JOIN objects o ON o.id = q.id ORDER BY q.id"
+            ) {
+                row in
+                rows.append("\(row.integer(0)) \(row.text(1) ?? "") \(String(decoding: row.data(2), as: UTF8.self))")
             }
             return rows
         }
@@ -100,7 +103,9 @@ struct MetMirrorCLITests {
         replica.stop()
         try await replica.start("500/43/1")
         let before = try await replica.objectRequests()
-        let updated = try await tool.run(["mirror", dir, "--update", "--base-url", replica.root, "--no-cache", "--rate", "5000"])
+        let updated = try await tool.run([
+            "mirror", dir, "--update", "--base-url", replica.root, "--no-cache", "--rate", "5000",
+        ])
         #expect(updated.status == 0, "\(updated)")
         let line = try #require(updated.stdout.split(separator: "\n").first { $0.hasPrefix("Updated:") })
         #expect(line.contains("5 new"), "\(line)")
@@ -110,7 +115,9 @@ struct MetMirrorCLITests {
         #expect(again.stdout.contains("is complete"))
     }
 
-    @Test("the Met's block ends the run with the tools' sentence and exit code", .enabled(if: TestServer.replica.isUsable))
+    @Test(
+        "the Met's block ends the run with the tools' sentence and exit code", .enabled(if: TestServer.replica.isUsable)
+    )
     func blocked() async throws {
         let dir = folder("blocked")
         let outcome = try await tool.run(

@@ -47,8 +47,11 @@ struct MirrorReplicaTests {
         let online = MetClient(baseURL: try MirrorFixture.sampleRoot())
         #expect(try await offline.object(id: 7001) == online.object(id: 7001))
         #expect(try await offline.departments() == online.departments())
-        let since = try #require(Calendar(identifier: .gregorian).date(from: DateComponents(timeZone: .gmt, year: 2024, month: 1, day: 1)))
-        #expect(Set(try await offline.objectIDs(updatedSince: since).ids) == Set(try await online.objectIDs(updatedSince: since).ids))
+        let since = try #require(
+            Calendar(identifier: .gregorian).date(from: DateComponents(timeZone: .gmt, year: 2024, month: 1, day: 1)))
+        #expect(
+            Set(try await offline.objectIDs(updatedSince: since).ids)
+                == Set(try await online.objectIDs(updatedSince: since).ids))
         await #expect(throws: MetError.self) { try await offline.object(id: 7410) }
         do {
             _ = try await offline.object(id: 7410)

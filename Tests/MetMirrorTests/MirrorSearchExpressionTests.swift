@@ -9,7 +9,8 @@ struct MirrorSearchExpressionTests {
     func words() {
         let expression = MirrorStore.matchExpression("Sunflowers  blue,jug", fields: [])
         #expect(
-            expression == "{title object_name medium tags artist culture} : (\"sunflower\"* AND \"blue\"* AND \"jug\"*)")
+            expression == "{title object_name medium tags artist culture} : (\"sunflower\"* AND \"blue\"* AND \"jug\"*)"
+        )
     }
 
     @Test("field flags narrow the columns")
@@ -21,7 +22,9 @@ struct MirrorSearchExpressionTests {
 
     @Test("quotes are escaped; text without a letter or digit matches nothing")
     func hostile() {
-        #expect(MirrorStore.matchExpression("a\"b", fields: []) == "{title object_name medium tags artist culture} : (\"a\"\"b\"*)")
+        #expect(
+            MirrorStore.matchExpression("a\"b", fields: [])
+                == "{title object_name medium tags artist culture} : (\"a\"\"b\"*)")
         #expect(MirrorStore.matchExpression("  *** ", fields: []) == nil)
         #expect(MirrorStore.matchExpression("", fields: []) == nil)
     }

@@ -34,7 +34,8 @@ struct MirrorUpdateTests {
         let summary = try await updating.run(MirrorOptions(update: true))
         #expect(summary.outcome == .completed(.update))
         let changes = try #require(summary.changes)
-        let queueBefore = before.union(Set(try MirrorFixture.queue(store).compactMap { Int($0.split(separator: " ")[0]) }))
+        let queueBefore = before.union(
+            Set(try MirrorFixture.queue(store).compactMap { Int($0.split(separator: " ")[0]) }))
         #expect(changes.removed > 0 && changes.added > 0 && changes.changed > 0, "\(changes)")
         #expect(changes.added == size / 100)
         #expect(changes.added + changes.changed == changedOnline.count)

@@ -23,7 +23,9 @@ extension MirrorStore {
             // row takes about half the time on 500,000 rows.
             return try access { sqlite in
                 var ids: [Int] = []
-                try sqlite.query("SELECT rowid FROM objects_fts WHERE objects_fts MATCH ? ORDER BY rank", [.text(match)]) {
+                try sqlite.query(
+                    "SELECT rowid FROM objects_fts WHERE objects_fts MATCH ? ORDER BY rank", [.text(match)]
+                ) {
                     ids.append(Int($0.integer(0)))
                 }
                 return ObjectIDList(total: ids.count, ids: ids)
@@ -42,7 +44,10 @@ extension MirrorStore {
             parameters.append(.int(department))
         }
         let alternatives: [(String, [String])] = [
-            ("coalesce(objects.medium, '') || ' ' || coalesce(objects.object_name, '') || ' ' || coalesce(objects.classification, '')", query.media),
+            (
+                "coalesce(objects.medium, '') || ' ' || coalesce(objects.object_name, '') || ' ' || coalesce(objects.classification, '')",
+                query.media
+            ),
             ("coalesce(objects.place, '')", query.geoLocations),
         ]
         for (column, values) in alternatives where !values.isEmpty {
@@ -74,10 +79,15 @@ extension MirrorStore {
         }
         guard !terms.isEmpty else { return nil }
         var columns: [String] = []
-        if fields.contains(.title) { columns = ["title"] }
-        else if fields.contains(.tags) { columns = ["tags"] }
-        else if fields.contains(.artistOrCulture) { columns = ["artist", "culture"] }
-        else { columns = ["title", "object_name", "medium", "tags", "artist", "culture"] }
+        if fields.contains(.title) {
+            columns = ["title"]
+        } else if fields.contains(.tags) {
+            columns = ["tags"]
+        } else if fields.contains(.artistOrCulture) {
+            columns = ["artist", "culture"]
+        } else {
+            columns = ["title", "object_name", "medium", "tags", "artist", "culture"]
+        }
         return "{" + columns.joined(separator: " ") + "} : (" + terms.joined(separator: " AND ") + ")"
     }
 

@@ -28,7 +28,9 @@ public struct MirrorTransport: Transport {
         let query = Self.queryItems(request.url)
         switch route {
         case ["departments"]:
-            let list = try store.departments().map { ["departmentId": $0.id, "displayName": $0.displayName] as [String: Any] }
+            let list = try store.departments().map {
+                ["departmentId": $0.id, "displayName": $0.displayName] as [String: Any]
+            }
             return Self.json(200, ["departments": list], for: request)
         case ["objects"]:
             let departments = (query["departmentIds"] ?? "").split(separator: "|").compactMap { Int($0) }
@@ -36,7 +38,9 @@ public struct MirrorTransport: Transport {
             return Self.json(200, ["total": ids.count, "objectIDs": ids], for: request)
         case ["search"]:
             let found = try store.search(Self.searchQuery(query))
-            return Self.json(200, ["total": found.total, "objectIDs": found.ids.isEmpty ? NSNull() as Any : found.ids as Any], for: request)
+            return Self.json(
+                200, ["total": found.total, "objectIDs": found.ids.isEmpty ? NSNull() as Any : found.ids as Any],
+                for: request)
         default:
             guard route.count == 2, route[0] == "objects", let id = Int(route[1]) else {
                 return Self.json(404, ["message": "Not Found"], for: request)
@@ -90,7 +94,9 @@ extension MetClient {
     public init(mirror store: MirrorStore) {
         let configuration = ClientConfiguration(
             baseURL: Self.mirrorBaseURL, transport: MirrorTransport(store: store))
-        self.init(configuration: configuration, rateLimiter: RateLimiter(rate: RateLimiter.supportedRates.upperBound, burst: 1_000))
+        self.init(
+            configuration: configuration,
+            rateLimiter: RateLimiter(rate: RateLimiter.supportedRates.upperBound, burst: 1_000))
     }
 
     /// The server root a mirror client names; no request reaches it.

@@ -21,7 +21,8 @@ public struct CollectionMirror: Sendable {
     /// The SDK client the listing and the objects go through.
     public let client: MetClient
     private let bodies: ServedBodies
-    private let elapsed: @Sendable () -> Duration
+    /// Starts timing a run: returns the time since that start, each time it is called.
+    private let stopwatch: @Sendable () -> @Sendable () -> Duration
 
     /// Creates a mirror run over the client built from `configuration` (its middleware used as is), spending
     /// `budget` on the objects' requests.
@@ -42,16 +43,18 @@ public struct CollectionMirror: Sendable {
         self.store = store
         self.client = MetClient(configuration: configuration, rateLimiter: budget)
         self.bodies = bodies
-        let start = clock.now
-        self.elapsed = { start.duration(to: clock.now) }
+        self.stopwatch = {
+            let start = clock.now
+            return { start.duration(to: clock.now) }
+        }
     }
 
     /// Runs the mirror until nothing is pending, reporting each step to `progress`.
     ///
     /// - Throws: ``MirrorError``: what stopped the run. Everything stored before stays.
-    public func run(_ options: MirrorOptions, progress: @Sendable (MirrorEvent) -> Void = { _ in }) async throws(
-        MirrorError
-    ) -> MirrorSummary {
+    public func run(_ options: MirrorOptions, progress: @Sendable (MirrorEvent) -> Void = { _ in })
+        async throws(MirrorError) -> MirrorSummary
+    {
         do {
             return try await drive(options, progress: progress)
         } catch let error as MirrorError {
@@ -66,6 +69,7 @@ public struct CollectionMirror: Sendable {
     }
 
     private func drive(_ options: MirrorOptions, progress: (MirrorEvent) -> Void) async throws -> MirrorSummary {
+        let elapsed = stopwatch()
         if let stored = try store.scope(), stored != options.scope {
             throw MirrorError.scopeMismatch(stored: stored, requested: options.scope)
         }
@@ -73,7 +77,8 @@ public struct CollectionMirror: Sendable {
         let before = try store.counts()
         var machine = MirrorRunMachine(phase: phase)
         var action = machine.start(update: options.update, failedWaiting: before.failed)
-        progress(.started(MirrorStart(phase: phase, counts: before, isResuming: phase != .empty && action == .fetchBatch)))
+        progress(
+            .started(MirrorStart(phase: phase, counts: before, isResuming: phase != .empty && action == .fetchBatch)))
         var done = 0
         var changes: MirrorChanges?
         if action == .fetchBatch { _ = try store.requeueFailed() }
@@ -99,10 +104,12 @@ public struct CollectionMirror: Sendable {
             case .complete(let kind):
                 try await fetchRemainingImages(options)
                 try store.markComplete(at: Date())
-                return try summary(.completed(kind), changes: changes ?? (kind == .update ? store.lastChanges() : nil), done: done)
+                return try summary(
+                    .completed(kind), changes: changes ?? (kind == .update ? store.lastChanges() : nil), done: done,
+                    elapsed: elapsed())
             case .reportComplete:
                 try await fetchRemainingImages(options)
-                return try summary(.alreadyComplete, changes: nil, done: 0)
+                return try summary(.alreadyComplete, changes: nil, done: 0, elapsed: elapsed())
             case .stop:
                 throw MirrorError.met(.request(.cancelled))
             }
@@ -115,9 +122,11 @@ public struct CollectionMirror: Sendable {
         while try await fetchImages(options.images, limit: options.batchSize, concurrency: options.concurrency) > 0 {}
     }
 
-    private func summary(_ outcome: MirrorSummary.Outcome, changes: MirrorChanges?, done: Int) throws -> MirrorSummary {
+    private func summary(_ outcome: MirrorSummary.Outcome, changes: MirrorChanges?, done: Int, elapsed: Duration)
+        throws -> MirrorSummary
+    {
         MirrorSummary(
-            outcome: outcome, counts: try store.counts(), changes: changes, doneThisRun: done, elapsed: elapsed(),
+            outcome: outcome, counts: try store.counts(), changes: changes, doneThisRun: done, elapsed: elapsed,
             databaseBytes: store.fileSize())
     }
 
@@ -183,6 +192,8 @@ public struct CollectionMirror: Sendable {
         } catch {
             stop = error
         }
+        // Bodies still held belong to requests the stop cancelled; none of them is stored.
+        bodies.removeAll()
         try store.storeBatch(batch)
         if let stop { throw stop }
         return batch.fetched.count + batch.skipped.count + batch.failed.count

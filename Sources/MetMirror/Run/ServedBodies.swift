@@ -25,6 +25,11 @@ final class ServedBodies: Middleware {
         bodies.withLock { $0.removeValue(forKey: id) }
     }
 
+    /// Forgets every body not taken.
+    func removeAll() {
+        bodies.withLock { $0.removeAll() }
+    }
+
     /// How many bodies wait to be taken.
     var count: Int { bodies.withLock { $0.count } }
 

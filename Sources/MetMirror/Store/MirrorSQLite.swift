@@ -19,7 +19,8 @@ public struct MirrorStoreError: Error, Sendable, CustomStringConvertible {
 
     /// Says what failed.
     public var description: String {
-        meansDiskFull ? "The disk is full: the mirror could not store more (\(message))." : "SQLite error \(code): \(message)"
+        meansDiskFull
+            ? "The disk is full: the mirror could not store more (\(message))." : "SQLite error \(code): \(message)"
     }
 }
 
@@ -96,7 +97,9 @@ final class MirrorSQLite: @unchecked Sendable {
         while true {
             let code = sqlite3_step(statement)
             if code == SQLITE_DONE { return }
-            guard code == SQLITE_ROW else { throw MirrorStoreError(code: sqlite3_extended_errcode(handle), message: errorMessage) }
+            guard code == SQLITE_ROW else {
+                throw MirrorStoreError(code: sqlite3_extended_errcode(handle), message: errorMessage)
+            }
             try row(MirrorRow(statement: statement))
         }
     }
@@ -140,8 +143,11 @@ final class MirrorSQLite: @unchecked Sendable {
         case .text(let text): return sqlite3_bind_text(statement, index, text, -1, errand_sqlite_transient())
         case .blob(let data):
             return data.withUnsafeBytes { bytes -> Int32 in
-                guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_zeroblob(statement, index, 0) }
-                return sqlite3_bind_blob64(statement, index, base, sqlite3_uint64(bytes.count), errand_sqlite_transient())
+                guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                    return sqlite3_bind_zeroblob(statement, index, 0)
+                }
+                return sqlite3_bind_blob64(
+                    statement, index, base, sqlite3_uint64(bytes.count), errand_sqlite_transient())
             }
         case .null: return sqlite3_bind_null(statement, index)
         }

@@ -84,11 +84,13 @@ extension MirrorStore {
                 try sqlite.execute("DELETE FROM listed")
                 for id in listed { try sqlite.query("INSERT OR IGNORE INTO listed (id) VALUES (?)", [.int(id)]) }
                 var changes = MirrorChanges()
-                changes.removed = try sqlite.integer("SELECT count(*) FROM queue WHERE id NOT IN (SELECT id FROM listed)")
+                changes.removed = try sqlite.integer(
+                    "SELECT count(*) FROM queue WHERE id NOT IN (SELECT id FROM listed)")
                 try sqlite.execute("DELETE FROM objects WHERE id NOT IN (SELECT id FROM listed)")
                 try sqlite.execute("DELETE FROM queue WHERE id NOT IN (SELECT id FROM listed)")
                 try sqlite.execute(
-                    "INSERT INTO queue (id, status) SELECT id, 'pending' FROM listed WHERE id NOT IN (SELECT id FROM queue)")
+                    "INSERT INTO queue (id, status) SELECT id, 'pending' FROM listed WHERE id NOT IN (SELECT id FROM queue)"
+                )
                 changes.added = sqlite.changes
                 for id in Set(changed) {
                     try sqlite.query(
@@ -162,7 +164,8 @@ extension MirrorStore {
         try sqlite.execute("DELETE FROM departments")
         for department in departments {
             try sqlite.query(
-                "INSERT INTO departments (id, name) VALUES (?, ?)", [.int(department.id), .text(department.displayName)])
+                "INSERT INTO departments (id, name) VALUES (?, ?)",
+                [.int(department.id), .text(department.displayName)])
         }
     }
 
@@ -211,7 +214,8 @@ extension MirrorStore {
         try access { sqlite in
             try sqlite.transaction {
                 for object in objects {
-                    try sqlite.query("INSERT OR IGNORE INTO queue (id, status) VALUES (?, 'pending')", [.int(object.id)])
+                    try sqlite.query(
+                        "INSERT OR IGNORE INTO queue (id, status) VALUES (?, 'pending')", [.int(object.id)])
                 }
             }
         }

@@ -55,7 +55,8 @@ public final class MirrorStore: Sendable {
             }
             guard stored == String(MirrorSchema.version) else {
                 throw MirrorStoreError(
-                    code: 26, message: "the mirror has schema version \(stored); this version reads \(MirrorSchema.version)")
+                    code: 26,
+                    message: "the mirror has schema version \(stored); this version reads \(MirrorSchema.version)")
             }
         } catch let error as MirrorStoreError {
             throw error
