@@ -7,7 +7,7 @@ import MetMuseum
 public enum MirrorScope: Sendable, Hashable, CustomStringConvertible {
     /// Every object the Met lists.
     case all
-    /// The objects of one department (see ``MetMuseum/MetClient/departments()``).
+    /// The objects of one department (see ``/MetMuseum/MetClient/departments()``).
     case department(Int)
     /// The objects a search of the Met finds (its plain text search, every field).
     case search(String)

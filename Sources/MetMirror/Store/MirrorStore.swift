@@ -5,7 +5,7 @@ import Synchronization
 /// A mirror of The Met's collection on disk: one SQLite database in a folder, with the objects, their full-text
 /// index and the state of the run that fills it.
 ///
-/// Open one with ``init(directory:)``; ``CollectionMirror`` fills it, ``MetClient/init(mirror:)`` answers the SDK's
+/// Open one with ``init(directory:)``; ``CollectionMirror`` fills it, `MetClient(mirror:)` answers the SDK's
 /// requests from it. The file is in WAL mode and every batch is one transaction, so a process killed at any moment
 /// leaves the database consistent: what a batch stored is there whole or not at all. One instance can be shared
 /// between tasks (calls are serialised); several processes may read while one writes.

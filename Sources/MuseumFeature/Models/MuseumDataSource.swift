@@ -3,7 +3,7 @@ import MetMirror
 import MetMuseum
 
 /// Where the museum app's data comes from: The Met's API, or a mirror of it on disk (made by `met mirror` or
-/// ``MetMirror/CollectionMirror``), which answers the same calls offline.
+/// ``/MetMirror/CollectionMirror``), which answers the same calls offline.
 ///
 /// Every view model takes a ``client``: ``MuseumSearchStore``, ``ObjectDetailModel``, ``DepartmentsModel`` and
 /// ``ObjectIDsModel`` work the same way from either source. From a mirror, searches rank by full-text relevance and
@@ -16,7 +16,7 @@ public enum MuseumDataSource: Sendable {
 
     /// Opens the mirror in `directory`.
     ///
-    /// - Throws: ``MetMirror/MirrorStoreError`` when it cannot be opened.
+    /// - Throws: ``/MetMirror/MirrorStoreError`` when it cannot be opened.
     public static func mirror(in directory: URL) throws(MirrorStoreError) -> MuseumDataSource {
         .mirror(try MirrorStore(directory: directory))
     }
