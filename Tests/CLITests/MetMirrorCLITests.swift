@@ -82,10 +82,11 @@ struct MetMirrorCLITests {
         let dir = folder("lost")
         // The replica vanishes once the mirror has stored two batches.
         let outcome = try await mirror(
-            dir, replica.root, ["--rate", "300", "--batch", "30"], killAfter: 2, action: { replica.stop() })
+            dir, replica.root, ["--rate", "300", "--batch", "30"], killAfter: 2, action: { replica.kill() })
         #expect(outcome.status == 4, "network failures exit with 4: \(outcome.lines.suffix(2))")
         #expect(try store(dir).integrityCheck() == ["ok"])
         #expect(try store(dir).phase() == .fetching(.full))
+        await replica.stop()
         try await replica.start("600/42/0")
         let resumed = try await tool.run(["mirror", dir, "--base-url", replica.root, "--no-cache", "--rate", "5000"])
         #expect(resumed.status == 0, "\(resumed)")
@@ -100,7 +101,7 @@ struct MetMirrorCLITests {
         let replica = try await SyntheticReplica("500/43/0")
         let dir = folder("update")
         #expect(try await mirror(dir, replica.root, ["--rate", "5000"]).status == 0)
-        replica.stop()
+        await replica.stop()
         try await replica.start("500/43/1")
         let before = try await replica.objectRequests()
         let updated = try await tool.run([

@@ -31,27 +31,29 @@ enum KillableRun {
         let output = Pipe()
         process.standardOutput = output
         let collected = Collected()
-        let eof = AsyncStream<Void>.makeStream()
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            guard !data.isEmpty else {
-                handle.readabilityHandler = nil
-                eof.continuation.finish()
-                return
-            }
-            let seen = collected.add(collected.buffer.append(data), marker: marker)
-            guard let killAfter, seen >= killAfter, collected.fire() else { return }
-            if let action {
-                action()
-            } else if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-            }
-        }
         let exited = AsyncStream<Void>.makeStream()
         process.terminationHandler = { _ in exited.continuation.finish() }
         try process.run()
+        // The lines are read by blocking reads on a thread of their own until the pipe ends, so that the kill
+        // happens as soon as the marked line arrives, without a dispatch source on the pipe.
+        let reader = output.fileHandleForReading
+        let drained: Void = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                // `availableData` returns as soon as some bytes are there (`read(upToCount:)` would wait for all).
+                while case let data = reader.availableData, !data.isEmpty {
+                    let seen = collected.add(collected.buffer.append(data), marker: marker)
+                    guard let killAfter, seen >= killAfter, collected.fire() else { continue }
+                    if let action {
+                        action()
+                    } else if process.isRunning {
+                        kill(process.processIdentifier, SIGKILL)
+                    }
+                }
+                continuation.resume()
+            }
+        }
+        _ = drained
         for await _ in exited.stream {}
-        for await _ in eof.stream {}
         return Outcome(
             status: process.terminationStatus, killed: process.terminationReason == .uncaughtSignal,
             lines: collected.lines)
@@ -59,8 +61,7 @@ enum KillableRun {
 
     /// What the handler collected.
     private final class Collected: @unchecked Sendable {
-        // Unchecked: written only by the readability handler, which FileHandle calls serially, and read after the
-        // pipe reached its end.
+        // Unchecked: written only by the one reading thread, and read after that thread saw the pipe's end.
         let buffer = LineBuffer()
         private(set) var lines: [String] = []
         private var marked = 0

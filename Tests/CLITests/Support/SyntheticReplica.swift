@@ -13,6 +13,10 @@ final class SyntheticReplica: @unchecked Sendable {
     // Unchecked: `process` is set in `start` and read in `stop`, both called by the one test that owns the replica,
     // never concurrently.
     private var process: Process?
+    /// The replica's stdout, kept open for as long as it runs.
+    private var output: Pipe?
+    /// Ends when the process has exited.
+    private var exited: AsyncStream<Void>?
     /// The port it listens on, kept across restarts so that stored image URLs stay the same.
     private(set) var port: Int
 
@@ -22,7 +26,7 @@ final class SyntheticReplica: @unchecked Sendable {
         try await start(spec)
     }
 
-    deinit { stop() }
+    deinit { kill() }
 
     /// The server root, as `http://127.0.0.1:PORT`.
     var root: String { "http://127.0.0.1:\(port)" }
@@ -36,35 +40,41 @@ final class SyntheticReplica: @unchecked Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        let firstLine = AsyncStream<String>.makeStream()
-        let buffer = LineBuffer()
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                firstLine.continuation.finish()
-            } else if let line = buffer.append(data).first {
-                firstLine.continuation.yield(line)
-                firstLine.continuation.finish()
-            }
-        }
+        let exited = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in exited.continuation.finish() }
         try process.run()
         self.process = process
-        var announced: String?
-        for await line in firstLine.stream { announced = line }
-        output.fileHandleForReading.readabilityHandler = nil
+        self.output = output
+        self.exited = exited.stream
+        // The first line comes from a blocking read on a thread of its own: neither the cooperative pool nor a
+        // dispatch source (whose descriptor Foundation may close under it) is involved.
+        let reader = output.fileHandleForReading
+        let announced: String? = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var line = Data()
+                while let byte = try? reader.read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") {
+                    line.append(first)
+                }
+                continuation.resume(returning: line.isEmpty ? nil : String(decoding: line, as: UTF8.self))
+            }
+        }
         guard let announced, let port = Int(announced.split(separator: ":").last ?? "") else {
             throw ReplicaFailed(spec: spec)
         }
         self.port = port
     }
 
-    /// Kills the process at once (SIGKILL), as a server that vanishes; waits until it is gone.
-    func stop() {
+    /// Kills the process at once (SIGKILL), as a server that vanishes, without waiting for it.
+    func kill() {
         guard let process, process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        self.process = nil
+        Glibc.kill(process.processIdentifier, SIGKILL)
+    }
+
+    /// Kills the process and waits until it is gone, so that its port is free again.
+    func stop() async {
+        kill()
+        if let exited { for await _ in exited {} }
+        process = nil
     }
 
     /// How many object requests (`…/objects/{id}`) the replica has logged.
@@ -84,7 +94,7 @@ final class SyntheticReplica: @unchecked Sendable {
 
 /// Splits bytes into lines as they arrive.
 final class LineBuffer: @unchecked Sendable {
-    // Unchecked: used only from one readability handler, which FileHandle calls serially.
+    // Unchecked: used by one reading thread at a time.
     private var pending = Data()
 
     /// Adds bytes; returns the lines they completed.
