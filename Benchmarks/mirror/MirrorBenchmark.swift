@@ -24,7 +24,6 @@ struct MirrorBenchmark {
         print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for (index, point) in points.enumerated() {
             let replica = try await Replica(spec: "\(point.objects)/\(index + 51)/0")
-            defer { replica.stop() }
             let store = try MirrorStore(directory: try Measure.folder("mirror-bench"))
             let budget = MetClient.budget(rate: point.rate ?? 20_000)
             let mirror = CollectionMirror(
@@ -34,6 +33,7 @@ struct MirrorBenchmark {
             let summary = try await mirror.run(MirrorOptions(batchSize: 200, concurrency: 8))
             let seconds = Measure.seconds(start.duration(to: .now))
             let used = Measure.cpuSeconds() - cpu
+            await replica.stop()
             let perSecond = Double(summary.doneThisRun) / seconds
             let share = point.rate.map { String(format: "%.2f×", perSecond / $0) } ?? "unlimited"
             print(
@@ -54,6 +54,8 @@ struct MirrorBenchmark {
 final class Replica {
     let process = Process()
     let root: URL
+    private var listener: Pipe?
+    private let exited = AsyncStream<Void>.makeStream()
 
     init(spec: String) async throws {
         let listener = Pipe()
@@ -63,27 +65,29 @@ final class Replica {
             "--synthetic", spec,
         ]
         process.standardOutput = listener
-        let announced = AsyncStream<String>.makeStream()
-        listener.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            handle.readabilityHandler = nil
-            announced.continuation.yield(String(decoding: data, as: UTF8.self))
-            announced.continuation.finish()
-        }
+        process.terminationHandler = { [exited] _ in exited.continuation.finish() }
         try process.run()
-        var text = ""
-        for await line in announced.stream { text = line }
+        self.listener = listener
+        // A blocking read of the first line on a thread of its own, off the cooperative pool.
+        let reader = listener.fileHandleForReading
+        let text: String = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var line = Data()
+                while let byte = try? reader.read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") {
+                    line.append(first)
+                }
+                continuation.resume(returning: String(decoding: line, as: UTF8.self))
+            }
+        }
         // The replica prints `replica on http://127.0.0.1:PORT` first.
-        let firstLine = text.split(separator: "\n").first ?? ""
-        guard let port = firstLine.split(separator: ":").last, let url = URL(string: "http://127.0.0.1:\(port)") else {
+        guard let port = text.split(separator: ":").last, let url = URL(string: "http://127.0.0.1:\(port)") else {
             throw CocoaError(.fileReadUnknown)
         }
         root = url
     }
 
-    func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+    func stop() async {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        for await _ in exited.stream {}
     }
 }
