@@ -35,11 +35,13 @@ let package = Package(
         .library(name: "MetMuseum", targets: ["MetMuseum"]),
         .library(name: "RecipesFeature", targets: ["RecipesFeature"]),
         .library(name: "MuseumFeature", targets: ["MuseumFeature"]),
+        .library(name: "MetMirror", targets: ["MetMirror"]),
         .executable(name: "mealdb", targets: ["mealdb"]),
         .executable(name: "met", targets: ["met"]),
         .executable(name: "errand-bench", targets: ["errand-bench"]),
         .executable(name: "errand-soak", targets: ["errand-soak"]),
         .executable(name: "errand-memory", targets: ["errand-memory"]),
+        .executable(name: "errand-mirror-bench", targets: ["errand-mirror-bench"]),
         .executable(name: "errand-examples", targets: ["errand-examples"]),
         .executable(name: "fuzz-url", targets: ["fuzz-url"]),
         .executable(name: "fuzz-http-headers", targets: ["fuzz-http-headers"]),
@@ -63,11 +65,13 @@ let package = Package(
         // SDKs.
         .target(name: "MealDB", dependencies: ["Errand"]),
         .target(name: "MetMuseum", dependencies: ["Errand"]),
+        // A local copy of The Met's collection in SQLite with full-text search, filled through the SDK.
+        .target(name: "MetMirror", dependencies: ["MetMuseum", "CSQLite"]),
 
         // App logic.
         .target(name: "FeatureState", dependencies: ["Errand"]),
         .target(name: "RecipesFeature", dependencies: ["MealDB", "FeatureState"]),
-        .target(name: "MuseumFeature", dependencies: ["MetMuseum", "FeatureState"]),
+        .target(name: "MuseumFeature", dependencies: ["MetMuseum", "MetMirror", "FeatureState"]),
 
         // Command-line apps and what they share: argument parsing, output, galleries, exit codes per failure kind.
         .target(name: "CommandLine", dependencies: ["Errand", "FeatureState"]),
@@ -84,6 +88,8 @@ let package = Package(
         .executableTarget(name: "errand-soak", dependencies: ["Errand"], path: "Benchmarks/soak"),
         // Resident memory while fetching mixed large bodies, round after round, per transport (scripts/bench --memory).
         .executableTarget(name: "errand-memory", dependencies: curl + ["Errand"], path: "Benchmarks/memory"),
+        // The mirror at scale: objects/s against the rate, CPU, memory, disk per object; FTS latency over 500,000 rows.
+        .executableTarget(name: "errand-mirror-bench", dependencies: ["MetMirror"], path: "Benchmarks/mirror"),
 
         // The README's and the catalogs' code blocks, compiled and run against the replica (scripts/examples checks they still match).
         .executableTarget(
@@ -108,11 +114,14 @@ let package = Package(
         .testTarget(name: "ErrandTests", dependencies: ["Errand", "ErrandTesting", "TestSupport"]),
         .testTarget(name: "MealDBTests", dependencies: ["MealDB", "ErrandTesting", "TestSupport"]),
         .testTarget(name: "MetMuseumTests", dependencies: ["MetMuseum", "ErrandTesting", "TestSupport"]),
+        .testTarget(name: "MetMirrorTests", dependencies: ["MetMirror", "ErrandTesting", "TestSupport"]),
         .testTarget(name: "RecipesFeatureTests", dependencies: ["RecipesFeature", "ErrandTesting", "TestSupport"]),
-        .testTarget(name: "MuseumFeatureTests", dependencies: ["MuseumFeature", "ErrandTesting", "TestSupport"]),
+        .testTarget(
+            name: "MuseumFeatureTests", dependencies: ["MuseumFeature", "MetMirror", "ErrandTesting", "TestSupport"]),
         .testTarget(name: "FeatureStateTests", dependencies: ["FeatureState", "TestSupport"]),
         .testTarget(
-            name: "CLITests", dependencies: ["Errand", "CommandLine", "RecipesFeature", "MuseumFeature", "TestSupport"]),
+            name: "CLITests",
+            dependencies: ["Errand", "CommandLine", "RecipesFeature", "MuseumFeature", "MetMirror", "TestSupport"]),
         .testTarget(
             name: "TerminalUITests", dependencies: ["TerminalUI", "RecipesBrowser", "MuseumBrowser", "TestSupport"],
             exclude: ["Snapshots"]),

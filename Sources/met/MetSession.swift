@@ -15,13 +15,13 @@ struct MetSession {
     let output: MetOutput
     let environment: [String: String]
 
-    init(context: CommandContext) throws(UsageError) {
+    init(context: CommandContext) throws {
         invocation = context.invocation
         console = context.console
         setup = try ClientSetup(
             context: context, baseURLVariable: "MET_BASE_URL", defaultBaseURL: MetClient.defaultBaseURL,
             cacheName: "met")
-        client = MetClient(configuration: setup.configuration(console: console))
+        client = try Self.client(context: context, setup: setup, console: console)
         output = MetOutput(console: console, json: context.wantsJSON)
         environment = context.environment
     }
@@ -33,6 +33,8 @@ struct MetSession {
         case "show":
             let id = try invocation.integerArgument("ID", in: 1...Int.max)
             output.object(try await ObjectDetailModel(objectID: id, client: client).loadedValue())
+        case "mirror":
+            try await MirrorCommand(invocation: invocation, console: console, setup: setup, json: output.json).run()
         case "departments":
             output.departments(try await DepartmentsModel(client: client).loadedValue())
         case "objects":

@@ -35,6 +35,7 @@ enum MetTool {
                     .value("rate", "R", help: "At most R object requests per second, 0.01 to 1000 (default 80)."),
                     .value("concurrency", "C", help: "At most C object requests in flight (default 8)."),
                     .value("html", "DIR", help: "Also write a gallery (DIR/index.html and DIR/thumbnails/)."),
+                    .value("mirror", "DIR", help: "Answer from the mirror in DIR (see 'met mirror'), offline."),
                 ],
                 examples: [
                     "met search sunflowers", "met search cat --has-images --limit 5 --json",
@@ -45,7 +46,9 @@ enum MetTool {
                 "show", summary: "One object in full.",
                 discussion: "Exits with 3 when the Met has no such object.",
                 positionals: [Positional("ID", help: "The object's ID, as 436535.")],
-                examples: ["met show 436535", "met show 436535 --json"]),
+                options: [.value("mirror", "DIR", help: "Answer from the mirror in DIR (see 'met mirror'), offline.")],
+                examples: ["met show 436535", "met show 436535 --json", "met show 436535 --mirror met-mirror"]),
+            MirrorCommand.definition,
             Command("departments", summary: "The museum's departments and their IDs.", examples: ["met departments"]),
             Command(
                 "objects", summary: "The IDs of every object, or of those updated since a day or in departments.",

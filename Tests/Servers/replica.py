@@ -2,7 +2,8 @@
 
 Python standard library only; listens on 127.0.0.1. The two services live in replica_mealdb.py (paths under
 /api/json/v1/1/ and /api/json/v2/{key}/) and replica_met.py (paths under /public/collection/v1/), each serving sample
-data the project wrote itself. Every request is logged: GET /__requests returns the log as JSON
+data the project wrote itself; replica_synthetic.py serves a generated Met collection of any size, changing over
+time, under /synthetic/{size}/{seed}/{epoch}/. Every request is logged: GET /__requests returns the log as JSON
 (`[{"time", "method", "path", "query", "headers"}]`, `query` exactly as received, still percent-encoded), and
 DELETE /__requests clears it. With --log FILE the log is also appended to FILE as JSON lines.
 
@@ -11,6 +12,7 @@ POST /__settings?size_variants=missing makes every picture's size variant answer
 has only the originals does; POST /__settings?size_variants=served restores them. GET /__settings shows the settings.
 
     python3 Tests/Servers/replica.py --port 8080
+    python3 Tests/Servers/replica.py --port 0 --synthetic 20000/7/0    # port 0: a free one, printed on start
 """
 import argparse
 import json
@@ -25,10 +27,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import replica_mealdb  # noqa: E402
 import replica_met  # noqa: E402
+import replica_synthetic  # noqa: E402
 
 LOG = []
 LOG_LOCK = threading.Lock()
 LOG_FILE = None
+# With --synthetic SIZE/SEED/EPOCH, the Met's own paths serve that synthetic collection instead of the sample.
+SYNTHETIC = None
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -70,7 +75,9 @@ class Handler(BaseHTTPRequestHandler):
             with LOG_LOCK:
                 return self.send_json(200, list(LOG))
         path, query = self.record()
-        for service in (replica_mealdb, replica_met):
+        if SYNTHETIC and replica_met.handles(path):
+            path = f"{replica_synthetic.ROOT}{SYNTHETIC}{path}"
+        for service in (replica_mealdb, replica_met, replica_synthetic):
             if service.handles(path):
                 return service.handle(self, path, query)
         self.send_json(404, {"message": "no such path on the replica"})
@@ -110,14 +117,21 @@ class Server(ThreadingHTTPServer):
 
 
 def main():
-    global LOG_FILE
+    global LOG_FILE, SYNTHETIC
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--log", help="also append every request to this file as JSON lines")
+    parser.add_argument("--synthetic", metavar="SIZE/SEED/EPOCH",
+                        help="serve this synthetic collection at the Met's paths (see replica_synthetic.py)")
     args = parser.parse_args()
     LOG_FILE = args.log
+    if args.synthetic:
+        parts = args.synthetic.split("/")
+        if len(parts) != 3 or not all(p.isdigit() for p in parts):
+            parser.error("--synthetic takes SIZE/SEED/EPOCH, as 2000/7/0")
+        SYNTHETIC = args.synthetic
     server = Server(("127.0.0.1", args.port), Handler)
-    print(f"replica on http://127.0.0.1:{args.port}", flush=True)
+    print(f"replica on http://127.0.0.1:{server.server_address[1]}", flush=True)
     server.serve_forever()
 
 
