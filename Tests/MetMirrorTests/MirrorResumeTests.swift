@@ -98,7 +98,7 @@ struct MirrorImageTests {
         let pictures = try store.objectIDs().compactMap { try store.image(id: $0) }
         #expect(pictures.count == totals.count)
         let picture = try #require(pictures.first)
-        #expect(picture.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG")
+        #expect(picture.starts(with: [0xFF, 0xD8, 0xFF]), "a JPEG, as the Met serves")
         #expect(totals.bytes < 4_000 + 10 * picture.count, "at most one batch of pictures beyond the budget")
         let more = try await mirror.run(MirrorOptions(images: .small(budget: 1_000_000)))
         #expect(more.outcome == .alreadyComplete)

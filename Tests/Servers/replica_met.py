@@ -343,8 +343,12 @@ def _image(handler, path):
     record = _RECORDS.get(int(object_id)) if object_id.isdigit() else None
     if record is None or not record["publicDomain"]:
         return handler.send_json(404, {"message": "Not Found"})
-    size = (160, 120) if parts[1] == "original" else (80, 60)
-    kind = parts[2][-3:]
+    send_picture(handler, stem, parts[1], parts[2][-3:])
+
+
+def send_picture(handler, stem, variant, kind):
+    """The generated picture of a file name's stem: `original` or `web-large`, as `png` or `jpg`."""
+    size = (160, 120) if variant == "original" else (80, 60)
     key = (stem, size, kind)
     if key not in _IMAGE_CACHE:
         seed = sum(ord(c) * 31 for c in stem)

@@ -133,15 +133,14 @@ def _search(handler, params, collection):
 
 def _image(handler, path, collection):
     parts = path[len(replica_met.IMAGES):].split("/")
-    if len(parts) != 3 or parts[1] not in ("original", "web-large") or not parts[2].endswith(".png"):
+    if len(parts) != 3 or parts[1] not in ("original", "web-large") or not parts[2].endswith((".png", ".jpg")):
         return handler.send_json(404, {"message": "Not Found"})
     stem = parts[2][:-4]
     object_id = stem.split("_")[0]
     record = collection.records.get(int(object_id)) if object_id.isdigit() else None
     if record is None or not record["publicDomain"]:
         return handler.send_json(404, {"message": "Not Found"})
-    size = (160, 120) if parts[1] == "original" else (80, 60)
-    handler.send_body(200, replica_met._png(size, sum(ord(c) * 31 for c in stem)), "image/png")
+    replica_met.send_picture(handler, stem, parts[1], parts[2][-3:])
 
 
 class Collection:

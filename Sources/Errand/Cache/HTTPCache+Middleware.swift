@@ -9,7 +9,7 @@ extension HTTPCache {
         guard request.method == .get else { return try await passUnsafe(request, next: next) }
         // Streamed bodies (downloads, event streams, `stream`) go to their reader as they arrive, never into the cache.
         if request.delivery == .streamed { return try await next(request) }
-                let lookup = Lookup(request: request, configuration: configuration, timeline: context.timeline)
+        let lookup = Lookup(request: request, configuration: configuration, timeline: context.timeline)
         if lookup.bypassesCache { return try await next(request) }
         if lookup.requestControl.noStore {
             // The caller asked that nothing about this exchange be kept: no lookup, no store.
