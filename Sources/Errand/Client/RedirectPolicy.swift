@@ -40,8 +40,13 @@ public struct RedirectPolicy: Sendable, Hashable {
         "Content-Type", "Content-Length", "Content-Encoding", "Content-Language", "Content-Location",
     ]
 
-    /// The statuses that redirect when they carry a `Location`.
-    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    /// Whether a status redirects when it carries a `Location`: 301, 302, 303, 307 and 308.
+    static func redirects(_ status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: true
+        default: false
+        }
+    }
 
     /// What the follower does with a response to `request`, after `followed` redirects.
     enum Decision: Sendable {
@@ -55,7 +60,7 @@ public struct RedirectPolicy: Sendable, Hashable {
 
     /// Decides a response: deliver it, follow it with the next hop's request, or refuse it. Pure: no I/O.
     func decision(status: Int, headers: HTTPHeaders, for request: TransportRequest, followed: Int) -> Decision {
-        guard Self.redirectStatuses.contains(status), maxRedirects > 0 else { return .deliver }
+        guard Self.redirects(status), maxRedirects > 0 else { return .deliver }
         let location = (headers["Location"] ?? "").trimmingCharacters(in: .whitespaces)
         guard !location.isEmpty else { return .deliver }
         guard let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
@@ -132,7 +137,7 @@ enum RedirectFollower {
     ) async throws -> TransportResponse {
         var response = try await hop(request)
         // Most responses are not redirects: one comparison and they are on their way.
-        guard RedirectPolicy.redirectStatuses.contains(response.status) else { return response }
+        guard RedirectPolicy.redirects(response.status) else { return response }
         var current = request
         var followed = 0
         while true {
