@@ -67,6 +67,7 @@ enum MetTool {
                 options: [
                     .value("limit", "N", help: "Fetch at most N objects a search (default 20)."),
                     .value("rate", "R", help: "At most R object requests per second, 0.01 to 1000 (default 80)."),
+                    .value("mirror", "DIR", help: "Answer from the mirror in DIR (see 'met mirror'), offline."),
                 ],
                 examples: ["met browse", "met browse --limit 50"]),
         ],

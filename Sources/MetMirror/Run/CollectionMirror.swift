@@ -30,7 +30,7 @@ public struct CollectionMirror: Sendable {
     /// - Parameters:
     ///   - store: the mirror to fill.
     ///   - configuration: the Met's server root and the client's middleware (retries, cache, logs).
-    ///   - budget: the bulk fetch's budget; default ``/MetMuseum/MetClient/defaultBudget()``, the Met's 80 requests
+    ///   - budget: the bulk fetch's budget; default ``/MetMuseum/MetClient/defaultBudget(clock:)``, the Met's 80 requests
     ///     per second kept in every window.
     ///   - clock: times the run for progress and the summary.
     public init<C: Clock>(

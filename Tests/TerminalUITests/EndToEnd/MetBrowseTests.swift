@@ -107,6 +107,35 @@ struct MetBrowseTests {
     }
 }
 
+extension MetBrowseTests {
+    @Test("--mirror: the app searches and opens objects from a mirror, with the service gone")
+    func fromMirror() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("browse-mirror-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try ReplicaProcess()
+        try await source.start()
+        let made = try await Spawn.run(
+            try BuiltTools.path("met"), ["mirror", folder.path, "--base-url", source.url, "--rate", "2000"],
+            environment: ["HOME": folder.path, "LANG": "C.UTF-8"])
+        try await source.stop()
+        #expect(made.status == 0, "met mirror: \(made.output)")
+
+        try await BrowseSession.with("met", arguments: ["--mirror", folder.path, "--limit", "6"]) { app in
+            try await app.replica.stop()
+            let tmux = app.tmux
+            try await tmux.wait(for: "All departments") { $0.contains("European Paintings") }
+            try await tmux.press("/")
+            try await tmux.type("sunflowers")
+            try await tmux.press("Enter")
+            let found = try await tmux.wait(for: "Sunflowers in a Blue Jug") { !$0.contains("Fetching") }
+            #expect(found.contains("Objects matching “sunflowers”") && !found.contains("offline"))
+            try await tmux.press("Enter")
+            try await tmux.wait(for: "object 7001") { $0.contains("Oil on canvas") }
+            #expect(try await app.quitAndCheckRestored() == "0")
+        }
+    }
+}
+
 /// Both tools refuse `browse` when stdout is not a terminal.
 @Suite("browse without a terminal", .enabled(if: EndToEnd.isPossible))
 struct BrowseRefusalTests {
