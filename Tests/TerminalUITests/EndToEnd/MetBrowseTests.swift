@@ -127,10 +127,15 @@ extension MetBrowseTests {
             try await tmux.press("/")
             try await tmux.type("sunflowers")
             try await tmux.press("Enter")
-            let found = try await tmux.wait(for: "Sunflowers in a Blue Jug") { !$0.contains("Fetching") }
-            #expect(found.contains("Objects matching “sunflowers”") && !found.contains("offline"))
+            // The mirror ranks by relevance (FTS5), so the order is its own; the first row opens.
+            let found = try await tmux.wait(for: "6 of 6") { $0.contains("Objects matching “sunflowers”") }
+            #expect(!found.contains("offline"))
+            let first = try #require(found.split(separator: "\n").first { $0.hasPrefix("▶") })
+            let title = first.split(separator: "  ", omittingEmptySubsequences: true).last.map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             try await tmux.press("Enter")
-            try await tmux.wait(for: "object 7001") { $0.contains("Oil on canvas") }
+            try await tmux.wait(for: title ?? "Sunflower") { $0.contains("object 7") && $0.contains("Artist") }
             #expect(try await app.quitAndCheckRestored() == "0")
         }
     }
