@@ -13,7 +13,10 @@ extension MealDBSession {
         }
         let images = ImageLoader(setup: setup, console: console)
         let client = client
-        let loop = BrowserLoop(colors: ColorDepth.detect(environment: context.environment)) { redraw in
+        let loop = BrowserLoop(
+            colors: ColorDepth.detect(environment: context.environment),
+            pictures: PictureMode.detect(environment: context.environment)
+        ) { redraw in
             RecipesBrowser(client: client, pictureData: { url in try await images.data(for: url) }, redraw: redraw)
         }
         let status = await loop.run()

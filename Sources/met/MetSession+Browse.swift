@@ -15,7 +15,9 @@ extension MetSession {
         let rate = try invocation.positiveDecimal("rate", in: MetSearchOptions.rates)
         let images = ImageLoader(setup: setup, console: console)
         let client = client
-        let loop = BrowserLoop(colors: ColorDepth.detect(environment: environment)) { redraw in
+        let loop = BrowserLoop(
+            colors: ColorDepth.detect(environment: environment), pictures: PictureMode.detect(environment: environment)
+        ) { redraw in
             MuseumBrowser(
                 client: client, limit: limit, rate: rate, pictureData: { url in try await images.data(for: url) },
                 redraw: redraw)

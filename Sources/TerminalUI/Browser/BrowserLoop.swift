@@ -16,6 +16,7 @@ public final class BrowserLoop<App: BrowserApp> {
 
     private let app: App
     private let colors: ColorDepth
+    private let pictures: PictureMode
     private var navigation: Navigation<App.Page>
     private var screen: TerminalScreen
     private var size = TerminalScreen.currentSize()
@@ -23,16 +24,20 @@ public final class BrowserLoop<App: BrowserApp> {
     private let wakes: AsyncStream<Wake>
     private let wake: AsyncStream<Wake>.Continuation
 
-    /// A loop drawing with the terminal's colours, for the app `makeApp` makes; it is handed the function that asks
-    /// for a redraw (when a picture arrived).
-    public init(colors: ColorDepth, makeApp: (_ redraw: @escaping @Sendable () -> Void) -> App) {
+    /// A loop drawing with the terminal's colours and its way of showing pictures, for the app `makeApp` makes; it
+    /// is handed the function that asks for a redraw (when a picture arrived).
+    public init(
+        colors: ColorDepth, pictures: PictureMode = .blocks,
+        makeApp: (_ redraw: @escaping @Sendable () -> Void) -> App
+    ) {
         let (wakes, wake) = AsyncStream.makeStream(of: Wake.self, bufferingPolicy: .unbounded)
         self.wakes = wakes
         self.wake = wake
         app = makeApp { wake.yield(.redraw) }
         self.colors = colors
+        self.pictures = pictures
         navigation = Navigation(root: app.rootPage)
-        screen = TerminalScreen(colors: colors)
+        screen = TerminalScreen(colors: colors, pictures: pictures)
     }
 
     /// Runs until the user quits; returns the exit status (0 after `q`). SIGTERM and SIGHUP restore the terminal and
@@ -109,8 +114,10 @@ public final class BrowserLoop<App: BrowserApp> {
             wake.yield(.redraw)
         }
         guard var frame else { return true }
+        frame.pictures = pictures
         if case .text(let text) = frame.body {
-            navigation.limitScroll(to: FrameRenderer.maximumScroll(of: text, size: size, colors: colors))
+            navigation.limitScroll(
+                to: FrameRenderer.maximumScroll(of: text, size: size, colors: colors, pictures: pictures))
             var limited = text
             limited.scroll = navigation.top.scroll
             frame.body = .text(limited)

@@ -25,11 +25,14 @@ public struct Frame: Hashable, Sendable {
     public var tick: Int
     /// How many colours the terminal shows (pictures need colour).
     public var colors: ColorDepth
+    /// How pictures are drawn; the loop sets the terminal's (the apps need not know).
+    public var pictures: PictureMode
 
     /// Creates a frame.
     public init(
         title: String, source: String, searchLabel: String, query: String, searchFocused: Bool, heading: String,
-        progress: String? = nil, body: Body, showsHelp: Bool = false, tick: Int = 0, colors: ColorDepth = .trueColor
+        progress: String? = nil, body: Body, showsHelp: Bool = false, tick: Int = 0, colors: ColorDepth = .trueColor,
+        pictures: PictureMode = .blocks
     ) {
         self.title = title
         self.source = source
@@ -42,6 +45,7 @@ public struct Frame: Hashable, Sendable {
         self.showsHelp = showsHelp
         self.tick = tick
         self.colors = colors
+        self.pictures = pictures
     }
 
     /// A page's content.

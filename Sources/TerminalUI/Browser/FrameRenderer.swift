@@ -23,7 +23,11 @@ public enum FrameRenderer {
         case .status(let status): drawStatus(status, tick: frame.tick, into: &grid, area: page)
         }
         keyLine(frame, into: &grid)
-        if frame.showsHelp { HelpOverlay.draw(into: &grid, searchLabel: frame.searchLabel) }
+        if frame.showsHelp {
+            // An image would cover the help drawn over it.
+            grid.removePlacements()
+            HelpOverlay.draw(into: &grid, searchLabel: frame.searchLabel)
+        }
         return grid
     }
 
@@ -40,8 +44,11 @@ public enum FrameRenderer {
     }
 
     /// How far a text page can scroll in a window.
-    public static func maximumScroll(of text: TextBody, size: Size, colors: ColorDepth) -> Int {
-        max(0, TextRenderer.page(text, width: size.columns, colors: colors).size.rows - pageArea(size).rows)
+    public static func maximumScroll(
+        of text: TextBody, size: Size, colors: ColorDepth, pictures: PictureMode = .blocks
+    ) -> Int {
+        let page = TextRenderer.page(text, width: size.columns, colors: colors, mode: pictures)
+        return max(0, page.size.rows - pageArea(size).rows)
     }
 
     private static func titleBar(_ frame: Frame, into grid: inout Grid) {

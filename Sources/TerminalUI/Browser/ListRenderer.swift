@@ -21,7 +21,7 @@ enum ListRenderer {
             grid.write(selected ? "▶" : " ", row: top, column: 0, style: .bold)
             if list.showsPictures {
                 PictureBox.draw(
-                    row.picture, colors: frame.colors, into: &grid, row: top, column: column,
+                    row.picture, colors: frame.colors, mode: frame.pictures, into: &grid, row: top, column: column,
                     box: Size(columns: thumbnailColumns, rows: height))
                 column += thumbnailColumns + 1
                 let titleStyle = selected ? CellStyle(bold: true, reverse: true) : CellStyle.bold
@@ -57,12 +57,14 @@ enum ListRenderer {
 
 /// A picture in a box of cells, or the placeholder for one on its way or not to be had.
 enum PictureBox {
-    static func draw(_ slot: PictureSlot?, colors: ColorDepth, into grid: inout Grid, row: Int, column: Int, box: Size)
-    {
+    static func draw(
+        _ slot: PictureSlot?, colors: ColorDepth, mode: PictureMode, into grid: inout Grid, row: Int, column: Int,
+        box: Size
+    ) {
         guard let slot else { return }
-        switch (slot, colors) {
+        switch (slot, mode == .none ? ColorDepth.none : colors) {
         case (.ready(let picture), .trueColor), (.ready(let picture), .palette256):
-            PictureCells.draw(picture, in: &grid, row: row, column: column, box: box)
+            PictureCells.draw(picture, in: &grid, row: row, column: column, box: box, mode: mode)
         case (.loading, .trueColor), (.loading, .palette256):
             // A grey placeholder while the picture loads, as the apps show.
             let grey = CellStyle(foreground: .palette(245), background: .palette(238))

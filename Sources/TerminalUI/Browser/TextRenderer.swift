@@ -2,7 +2,7 @@
 /// out on a page as tall as it needs and shown from the scrolled line.
 enum TextRenderer {
     static func draw(_ text: TextBody, frame: Frame, into grid: inout Grid, area: (top: Int, rows: Int)) {
-        let page = page(text, width: grid.size.columns, colors: frame.colors)
+        let page = page(text, width: grid.size.columns, colors: frame.colors, mode: frame.pictures)
         let maximum = max(0, page.size.rows - area.rows)
         let first = min(max(0, text.scroll), maximum)
         grid.paste(page, rows: first..<(first + area.rows), at: area.top)
@@ -15,12 +15,12 @@ enum TextRenderer {
     }
 
     /// The whole page at a width, as tall as its content.
-    static func page(_ text: TextBody, width: Int, colors: ColorDepth) -> Grid {
+    static func page(_ text: TextBody, width: Int, colors: ColorDepth, mode: PictureMode = .blocks) -> Grid {
         let margin = 2
         let hasPicture = text.picture != nil || text.pictureNote != nil
         let pictureBox = Size(columns: hasPicture ? min(40, max(12, width / 3)) : 0, rows: 0)
         let pictureRows: Int
-        if case .ready(let picture) = text.picture, colors != .none {
+        if case .ready(let picture) = text.picture, colors != .none, mode != .none {
             pictureRows = picture.cellSize(fitting: Size(columns: pictureBox.columns, rows: 60)).rows
         } else {
             pictureRows = hasPicture ? max(6, pictureBox.columns / 2) : 0
@@ -55,7 +55,8 @@ enum TextRenderer {
             if showsNote {
                 noteBox("No public-domain picture", into: &grid, row: first, column: margin, box: box)
             } else {
-                PictureBox.draw(text.picture, colors: colors, into: &grid, row: first, column: margin, box: box)
+                PictureBox.draw(
+                    text.picture, colors: colors, mode: mode, into: &grid, row: first, column: margin, box: box)
             }
         }
         for (row, (line, style)) in side.enumerated() {

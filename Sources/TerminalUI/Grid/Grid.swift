@@ -9,6 +9,8 @@ public struct Grid: Hashable, Sendable {
     public let size: Size
     /// The cells, row after row.
     public private(set) var cells: [Cell]
+    /// The pictures shown as images over blank cells (a terminal graphics protocol), drawn after the cells.
+    public private(set) var placements: [PicturePlacement] = []
 
     /// A blank grid.
     public init(size: Size) {
@@ -57,6 +59,19 @@ public struct Grid: Hashable, Sendable {
         place(cell, row: row, column: column)
     }
 
+    /// Shows a picture as an image over a rectangle, blanking the cells under it so that no text shows through.
+    public mutating func place(_ placement: PicturePlacement) {
+        for y in placement.rows {
+            for x in placement.column..<(placement.column + placement.size.columns) { set(.blank, row: y, column: x) }
+        }
+        placements.append(placement)
+    }
+
+    /// Removes every image (a help overlay is drawn over the page).
+    public mutating func removePlacements() {
+        placements.removeAll()
+    }
+
     /// Copies rows of another grid (a page taller than the screen) into this one, from `row` down.
     public mutating func paste(_ other: Grid, rows: Range<Int>, at row: Int) {
         for (offset, source) in rows.enumerated() where (0..<other.size.rows).contains(source) {
@@ -65,6 +80,13 @@ public struct Grid: Hashable, Sendable {
             for column in 0..<min(size.columns, other.size.columns) {
                 cells[target * size.columns + column] = other[source, column]
             }
+        }
+        // An image is one piece: one scrolled partly out of view is left out, its cells stay blank.
+        for placement in other.placements where rows.contains(placement.row) {
+            guard placement.rows.upperBound <= rows.upperBound else { continue }
+            var moved = placement
+            moved.row = placement.row - rows.lowerBound + row
+            if moved.rows.upperBound <= size.rows { placements.append(moved) }
         }
     }
 

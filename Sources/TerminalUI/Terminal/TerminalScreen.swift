@@ -11,10 +11,13 @@ public struct TerminalScreen {
     private var shown: Grid?
     /// How many colours the terminal shows.
     public let colors: ColorDepth
+    /// How pictures are drawn.
+    public let pictures: PictureMode
 
     /// A screen whose content is not known yet (the first draw writes every cell).
-    public init(colors: ColorDepth) {
+    public init(colors: ColorDepth, pictures: PictureMode = .blocks) {
         self.colors = colors
+        self.pictures = pictures
     }
 
     /// The window's size, from the terminal; 80×24 when it does not say.
@@ -33,7 +36,8 @@ public struct TerminalScreen {
 
     /// Draws a grid; `false` when the terminal can no longer be written to (the output pipe closed).
     public mutating func draw(_ grid: Grid) -> Bool {
-        let update = ScreenUpdate.encode(from: shown, to: grid, colors: colors)
+        let images = PlacementUpdate.encode(from: shown, to: grid, mode: pictures)
+        let update = images.before + ScreenUpdate.encode(from: shown, to: grid, colors: colors) + images.after
         shown = grid
         guard !update.isEmpty else { return true }
         var bytes = Array(update.utf8)
