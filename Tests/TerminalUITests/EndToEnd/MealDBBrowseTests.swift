@@ -1,4 +1,8 @@
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// `mealdb browse` run under tmux against a replica: the recipe app as a person uses it.
@@ -112,8 +116,17 @@ struct MealDBBrowseTests {
     }
 }
 
-/// Sends a signal to the one child of a process (the app the shell in the pane started).
+/// Sends a signal to the one child of a process (the app the shell in the pane started), found in /proc: a fresh
+/// Debian has no pgrep.
 func signalChild(of parent: String, _ signal: String) async throws {
-    let result = try await Spawn.run("/bin/sh", ["-c", "kill -\(signal) $(pgrep -P \(parent))"], environment: [:])
-    #expect(result.status == 0, "kill -\(signal) the child of \(parent)")
+    let numbers = ["TERM": SIGTERM, "HUP": SIGHUP, "INT": SIGINT, "SEGV": SIGSEGV]
+    let number = try #require(numbers[signal], "no signal named \(signal)")
+    let children = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { Int32($0) }
+        .filter { pid in
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }
+            let line = status.split(separator: "\n").first { $0.hasPrefix("PPid:") }
+            return line.map { $0.dropFirst(5).trimmingCharacters(in: .whitespaces) } == parent
+        }
+    #expect(children.count == 1, "one child of \(parent): \(children)")
+    for child in children { #expect(kill(child, number) == 0, "kill -\(signal) \(child)") }
 }
