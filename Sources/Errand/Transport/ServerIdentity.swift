@@ -85,6 +85,8 @@ public struct ServerIdentity: Hashable, Sendable, CustomStringConvertible {
             bytes.index(colon, offsetBy: 2, limitedBy: bytes.endIndex - 1) != nil,
             bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
         else { return nil }
+        // RFC 3986: a scheme is a letter, then letters, digits, `+`, `-` and `.`; anything else is no absolute URL.
+        guard isScheme(bytes[..<colon]) else { return nil }
         let scheme = lowercasedASCII(String(decoding: bytes[..<colon], as: UTF8.self))
         var start = colon + 3
         var end = start
@@ -110,6 +112,22 @@ public struct ServerIdentity: Hashable, Sendable, CustomStringConvertible {
             }
         }
         guard hostEnd > authority.startIndex else { return nil }
-        return (scheme, String(decoding: authority[..<hostEnd], as: UTF8.self), port)
+        let host = authority[..<hostEnd]
+        // A colon in a host belongs only inside an IPv6 literal's brackets.
+        let bracketed = host.first == UInt8(ascii: "[") && host.last == UInt8(ascii: "]")
+        guard bracketed || !host.contains(UInt8(ascii: ":")) else { return nil }
+        return (scheme, String(decoding: host, as: UTF8.self), port)
+    }
+
+    private static func isScheme<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        guard let first = bytes.first, isLetter(first) else { return false }
+        return bytes.allSatisfy { byte in
+            isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
     }
 }

@@ -34,10 +34,18 @@ struct ServerIdentityTests {
         #expect(try identity("https://b%C3%BCcher.example/") == identity("https://xn--bcher-kva.example/"))
     }
 
-    @Test("a URL without a host has no server", arguments: ["file:///etc/hostname", "data:text/plain,hi", "/relative"])
+    @Test(
+        "a URL without a host has no server, nor text that is no absolute URL",
+        arguments: [
+            "file:///etc/hostname", "data:text/plain,hi", "/relative", "443/a/../://EXAMPLE.com:44:9",
+            "1http://host/", "http://a:b:80/",
+        ])
     func noServer(text: String) {
-        #expect(URL(string: text).flatMap(ServerIdentity.init) == nil)
         #expect(ServerIdentity(urlText: text) == nil)
+        // The cache key of such text is the text itself, and so stays the same when keyed again.
+        if let url = URL(string: text) {
+            #expect(CacheKey.primary(URL(string: CacheKey.primary(url)) ?? url) == CacheKey.primary(url))
+        }
     }
 
     @Test("the origin leaves out the default port, as the cache key does")
