@@ -77,12 +77,7 @@ struct ExchangePathTests {
         // Four transfers took the rate limiter's four tokens: the next request has to wait for one.
         let waiting = Task { try await app.rate.acquire() }
         defer { waiting.cancel() }
-        var spins = 0
-        while app.rate.waitingCount == 0, spins < 100_000 {
-            await Task.yield()
-            spins += 1
-        }
-        #expect(app.rate.waitingCount == 1)
+        #expect(await waitUntil { app.rate.waitingCount == 1 })
 
         // Observers saw every transfer, with the key redacted.
         let urls = app.recorder.recorded.map(\.url)
