@@ -10,7 +10,21 @@ enum CacheKey {
     /// for byte as sent (the server may treat `%2F` and `/` differently), without the fragment.
     static func primary(_ url: URL) -> String {
         // Works on UTF-8 bytes: it runs for every request, memory hits included, and must stay cheap.
-        let text = url.absoluteString
+        var text = url.absoluteString
+        let fast = text.withUTF8 { bytes -> String? in
+            guard let originEnd = ServerIdentity.canonicalOriginEnd(inURLText: bytes) else { return nil }
+            let end = bytes[originEnd...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+            guard originEnd == end || bytes[originEnd] != UInt8(ascii: "/") else {
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<originEnd]), as: UTF8.self) + "/"
+                + String(decoding: UnsafeBufferPointer(rebasing: bytes[originEnd..<end]), as: UTF8.self)
+        }
+        return fast ?? primaryTheLongWay(text)
+    }
+
+    /// ``primary(_:)`` for any URL text, through a ``ServerIdentity``: what the shortcut must agree with.
+    static func primaryTheLongWay(_ text: String) -> String {
         guard let server = ServerIdentity(urlText: text) else { return text }
         var bytes = Substring(text).utf8
         if let hash = bytes.firstIndex(of: UInt8(ascii: "#")) { bytes = bytes[..<hash] }

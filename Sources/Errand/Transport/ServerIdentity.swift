@@ -35,6 +35,52 @@ public struct ServerIdentity: Hashable, Sendable, CustomStringConvertible {
         self.port = port ?? Self.defaultPort(of: scheme) ?? 0
     }
 
+    /// Where the origin ends in an http or https URL's text whose `scheme://authority` is already ``origin``'s text
+    /// (lower case, plain ASCII host, no user name, no default or zero-padded port), or `nil` when it is not.
+    ///
+    /// It allocates nothing, so the cache can key the common URL without building an identity for it; any other
+    /// text goes the long way, and both ways give the same key.
+    static func canonicalOriginEnd(inURLText bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let secure: Bool
+        if bytes.starts(with: "https://".utf8) {
+            secure = true
+        } else if bytes.starts(with: "http://".utf8) {
+            secure = false
+        } else {
+            return nil
+        }
+        var index = secure ? 8 : 7
+        let hostStart = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || isDigit(byte) || byte == UInt8(ascii: ".")
+                    || byte == UInt8(ascii: "-")
+            else { break }
+            index += 1
+        }
+        guard index > hostStart else { return nil }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
+            let digitsStart = index + 1
+            var port = 0
+            index = digitsStart
+            while index < bytes.count, isDigit(bytes[index]), index - digitsStart < 5 {
+                port = port * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+                index += 1
+            }
+            guard index > digitsStart, bytes[digitsStart] != UInt8(ascii: "0"), port <= 65_535,
+                port != (secure ? 443 : 80)
+            else { return nil }
+        }
+        guard
+            index == bytes.count || bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "?")
+                || bytes[index] == UInt8(ascii: "#")
+        else { return nil }
+        return index
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
     /// The port a scheme uses when a URL names none.
     static func defaultPort(of scheme: String) -> Int? {
         switch scheme {
@@ -48,12 +94,13 @@ public struct ServerIdentity: Hashable, Sendable, CustomStringConvertible {
     var hasDefaultPort: Bool { Self.defaultPort(of: scheme) == port }
 
     /// The host as it stands in a URL: an IPv6 literal in brackets.
-    var hostInURL: String { host.contains(":") ? "[\(host)]" : host }
+    var hostInURL: String { host.utf8.contains(UInt8(ascii: ":")) ? "[" + host + "]" : host }
 
     /// The origin's text as a URL starts with it, `scheme://host` with the port only when it is not the default
     /// (RFC 6454's serialization): the form the cache stores keys under.
     public var origin: String {
-        hasDefaultPort ? "\(scheme)://\(hostInURL)" : "\(scheme)://\(hostInURL):\(port)"
+        // Concatenation, not interpolation or Foundation's `contains`: the cache keys every request, hits included.
+        hasDefaultPort ? scheme + "://" + hostInURL : scheme + "://" + hostInURL + ":" + String(port)
     }
 
     /// `scheme://host:port`, the port always written.

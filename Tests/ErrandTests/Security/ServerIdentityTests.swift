@@ -59,6 +59,32 @@ struct ServerIdentityTests {
         #expect(CacheKey.primary(try #require(URL(string: "https://u:p@example.com?q"))) == "https://example.com/?q")
     }
 
+    @Test("the cache key's shortcut for URLs already in canonical form gives the key the long way gives")
+    func cacheKeyShortcut() throws {
+        let schemes = ["http", "https", "HTTP", "Https", "ws", "ftp"]
+        let hosts = [
+            "example.com", "Example.COM", "a-b.example", "127.0.0.1", "[::1]", "u:p@example.com", "b\u{FC}cher.de",
+            "xn--bcher-kva.de", "ex%41mple.com",
+        ]
+        let ports = ["", ":", ":80", ":443", ":0080", ":8080", ":0", ":65535", ":65536", ":123456"]
+        let rests = ["", "/", "/a/b?q=1", "?q=A%20B", "#frag", "/x#y", "/%2F?a=/b"]
+        var checked = 0
+        for scheme in schemes {
+            for host in hosts {
+                for port in ports {
+                    for rest in rests {
+                        guard let url = URL(string: "\(scheme)://\(host)\(port)\(rest)") else { continue }
+                        #expect(
+                            CacheKey.primary(url) == CacheKey.primaryTheLongWay(url.absoluteString),
+                            "\(url.absoluteString)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked > 1_000)
+    }
+
     @Test("admission, the rate limiter, redirects and the cache agree on the same server")
     func everyoneAgrees() throws {
         let first = try #require(URL(string: "https://Api.Example.com/a"))
