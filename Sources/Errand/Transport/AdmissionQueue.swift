@@ -2,6 +2,19 @@
 /// the most exchanges one connection slot of a multiplexing server admits.
 let streamsPerConnection = 100
 
+/// Which of a server's two budgets an exchange counts in.
+///
+/// A stream (an event stream, a download, a body read as it arrives) may hold its connection for hours, so streams
+/// have slots of their own beside the slots of buffered exchanges: however many streams a server has open, a plain
+/// request to it still finds a connection. Each lane has the transport's per-server limit, so a server sees at most
+/// twice that many connections.
+struct AdmissionLane<Server: Hashable & Sendable>: Hashable, Sendable {
+    /// The server, as the transport tells servers apart.
+    var server: Server
+    /// Whether the exchange is a stream.
+    var isStream: Bool
+}
+
 /// Which exchanges may go on the wire: each server has a number of connection slots, and an exchange goes only while
 /// its server has a free one; the others wait in their server's queue, first come first served.
 ///

@@ -47,8 +47,10 @@ final class CurlLoop: @unchecked Sendable {
 
     // The loop thread's own.
     private let pool: CurlEasyPool
-    private var admission: AdmissionQueue<String, CurlTransfer>
+    private var admission: AdmissionQueue<AdmissionLane<String>, CurlTransfer>
     private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    /// Streams whose head arrived during the last `curl_multi_perform`, for ``noteStreamHeads()``.
+    private var streamHeads: [CurlTransfer] = []
     /// Transfers with a timer Errand keeps: a total timeout while waiting for a slot, an idle timeout while running.
     /// A transfer admitted at once without an idle timeout never enters it.
     private var timed: [ObjectIdentifier: CurlTransfer] = [:]
@@ -64,8 +66,10 @@ final class CurlLoop: @unchecked Sendable {
         multi = curl_multi_init()
         guard let multi else { return }
         _ = errand_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, errand_curl_pipe_multiplex)
-        // Errand's admission keeps transfers within this limit; libcurl's own stays as the guarantee.
-        _ = errand_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
+        // Errand's admission keeps transfers within this limit (one budget for streams, one for the rest: see
+        // AdmissionLane); libcurl's own stays as the guarantee.
+        _ = errand_curl_multi_setopt_long(
+            multi, CURLMOPT_MAX_HOST_CONNECTIONS, 2 * configuration.maxConnectionsPerHost)
         if let total = configuration.maxConnections {
             _ = errand_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, total)
         }
@@ -139,6 +143,7 @@ final class CurlLoop: @unchecked Sendable {
             pending.removeAll(keepingCapacity: true)
             if stopping { break }
             curl_multi_perform(multi, &stillRunning)
+            noteStreamHeads()
             collectFinished(in: multi)
             let timeout = checkTimers()
             let maySleep = inbox.withLock { inbox in
@@ -195,7 +200,7 @@ final class CurlLoop: @unchecked Sendable {
         case .fail(let failure, let place, let recipient):
             switch place {
             case .nowhere: break
-            case .queue: _ = admission.withdraw(transfer, at: transfer.hostKey)
+            case .queue: _ = admission.withdraw(transfer, at: transfer.admissionLane)
             case .multi: detach(transfer)
             case .slot: break
             }
@@ -220,8 +225,8 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     private func waitForSlot(_ transfer: CurlTransfer) {
-        if admission.request(transfer, at: transfer.hostKey) {
-            transfer.slotHost = transfer.hostKey
+        if admission.request(transfer, at: transfer.admissionLane) {
+            transfer.slotHost = transfer.admissionLane
             perform(transfer.machine.admitted(), for: transfer)
         } else if let deadline = transfer.deadline {
             timed[ObjectIdentifier(transfer)] = transfer
@@ -267,14 +272,33 @@ final class CurlLoop: @unchecked Sendable {
         perform(next.machine.admitted(), for: next)
     }
 
+    /// Notes, outside libcurl's callbacks, that a stream's head arrived (see ``noteStreamHeads()``).
+    func noteHead(of transfer: CurlTransfer) {
+        guard transfer.isTLS, configuration.prefersHTTP2 else { return }
+        streamHeads.append(transfer)
+    }
+
+    /// A stream may never end, so its server's HTTP/2 is noticed at its head rather than at its end: the streams
+    /// waiting behind it then share the connection instead of waiting for a slot until their timeout. Done after
+    /// `curl_multi_perform` returns, since admitting a waiter adds a handle to the multi handle.
+    private func noteStreamHeads() {
+        guard !streamHeads.isEmpty else { return }
+        for transfer in streamHeads { noteMultiplexing(of: transfer) }
+        streamHeads.removeAll(keepingCapacity: true)
+    }
+
     /// A host that answered over HTTP/2 multiplexes: its waiters may share the connection.
     private func noteMultiplexing(of transfer: CurlTransfer) {
         guard transfer.isTLS, configuration.prefersHTTP2, let host = transfer.slotHost,
             let version = transfer.easy?.info(long: CURLINFO_HTTP_VERSION)
         else { return }
-        for next in admission.noteMultiplexing(version == Int(CURL_HTTP_VERSION_2_0), at: host) {
-            next.slotHost = host
-            perform(next.machine.admitted(), for: next)
+        // Both lanes share the server's connections, so both learn it.
+        for isStream in [false, true] {
+            let lane = AdmissionLane(server: host.server, isStream: isStream)
+            for next in admission.noteMultiplexing(version == Int(CURL_HTTP_VERSION_2_0), at: lane) {
+                next.slotHost = lane
+                perform(next.machine.admitted(), for: next)
+            }
         }
     }
 

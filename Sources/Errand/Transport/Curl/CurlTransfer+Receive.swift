@@ -78,7 +78,10 @@ extension CurlTransfer {
                 _ = machine.callbackFailed(error)
                 return false
             }
-            if case .deliverHead = action { deliverHead() }
+            if case .deliverHead = action {
+                deliverHead()
+                owner.loop.noteHead(of: self)
+            }
             if case .running(.buffering) = machine.state, let declared = declaredBodySize { body.reserve(declared) }
             return true
         }

@@ -47,8 +47,10 @@ final class CurlTransfer: @unchecked Sendable, BodyProducer {
     /// The request's server (``ServerIdentity``'s text), whose connection slot the transfer asks for, set when the
     /// handle is set up.
     var hostKey: String
-    /// The host whose connection slot the transfer holds, while it holds one.
-    var slotHost: String?
+    /// The lane whose connection slot the transfer holds, while it holds one.
+    var slotHost: AdmissionLane<String>?
+    /// The lane the transfer asks for a slot in: its server's streams or its buffered exchanges.
+    var admissionLane: AdmissionLane<String> { AdmissionLane(server: hostKey, isStream: channel != nil) }
     /// Whether the request goes over TLS (its URL is https).
     var isTLS = false
     var requestBody: CurlRequestBody?

@@ -10,8 +10,9 @@ extension CurlTransport {
         /// hashes separated by `;`, or the path of a PEM/DER public key. A server whose key does not match fails
         /// with a ``TransportFailure/Kind/tls`` failure. `nil` pins nothing.
         public var pinnedPublicKey: String?
-        /// The most connections open to one host at a time; further requests wait for a free connection (or share
-        /// one over HTTP/2). Default 8.
+        /// The most connections open to one host at a time for requests, and as many again for streams (event
+        /// streams, downloads, streamed bodies), so that long streams never starve requests; further transfers wait
+        /// for a free connection (or share one over HTTP/2). Default 8.
         public var maxConnectionsPerHost: Int
         /// The most connections open in total; `nil` for no limit beyond the per-host one.
         public var maxConnections: Int?

@@ -19,8 +19,15 @@ public final class URLSessionTransport: Transport {
 
     private let session: URLSession
     private let delegate: SessionDelegate
+    /// Streams (event streams, downloads, bodies read as they arrive) run in a session of their own. A session limits
+    /// its connections per server (`httpMaximumConnectionsPerHost`, 6 by default), and a stream may hold one for
+    /// hours: sharing one session, six open event streams left no connection for a plain request to their server.
+    /// Apart, each has the configuration's limit (the same budget rule as curl's ``AdmissionLane``).
+    private let streamSession: URLSession
+    private let streamDelegate: SessionDelegate
     /// On Linux, at most `httpMaximumConnectionsPerHost` buffered exchanges per server at once (``URLSessionAdmission``);
-    /// streams are not admitted, since an event stream may stay open for hours.
+    /// streams are not admitted, since an event stream may stay open for hours: the stream session's own limit
+    /// queues them.
     let admission: URLSessionAdmission?
     /// How multipart bodies reach URLSession (``MultipartDelivery``).
     let multipartDelivery: MultipartDelivery
@@ -50,10 +57,13 @@ public final class URLSessionTransport: Transport {
         admission = nil
         #endif
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        streamDelegate = SessionDelegate()
+        streamSession = URLSession(configuration: configuration, delegate: streamDelegate, delegateQueue: nil)
     }
 
     deinit {
         session.invalidateAndCancel()
+        streamSession.invalidateAndCancel()
     }
 
     /// Performs the request, enforcing the body-size limit as bytes arrive and the total timeout with a timer.
@@ -96,9 +106,9 @@ public final class URLSessionTransport: Transport {
         var current = request
         current.timeouts = request.timeouts.clamped
         let urlRequest = Self.makeURLRequest(current)
-        let task = makeTask(urlRequest, body: current.body, spooled: nil)
+        let task = makeTask(urlRequest, body: current.body, spooled: nil, in: streamSession)
         let exchange = URLSessionExchange(request: current, task: task, streaming: true)
-        delegate.register(exchange, for: task)
+        streamDelegate.register(exchange, for: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 exchange.start(.streaming(continuation))
@@ -113,7 +123,7 @@ public final class URLSessionTransport: Transport {
         var urlRequest = Self.makeURLRequest(request)
         let multipart = try await PreparedMultipart.prepare(request.body, into: &urlRequest, as: multipartDelivery)
         defer { multipart?.cleanUp() }
-        let task = makeTask(urlRequest, body: request.body, spooled: multipart?.file)
+        let task = makeTask(urlRequest, body: request.body, spooled: multipart?.file, in: session)
         let exchange = URLSessionExchange(request: request, task: task, multipartLength: multipart?.length)
         delegate.register(exchange, for: task)
         do {
@@ -134,7 +144,9 @@ public final class URLSessionTransport: Transport {
 
     /// An upload task for a body that comes from a file (the request's own, or a spooled multipart body), a data
     /// task for the rest.
-    private func makeTask(_ urlRequest: URLRequest, body: TransportBody, spooled: URL?) -> URLSessionTask {
+    private func makeTask(
+        _ urlRequest: URLRequest, body: TransportBody, spooled: URL?, in session: URLSession
+    ) -> URLSessionTask {
         if case .file(let file) = body { return session.uploadTask(with: urlRequest, fromFile: file) }
         if let spooled { return session.uploadTask(with: urlRequest, fromFile: spooled) }
         return session.dataTask(with: urlRequest)
