@@ -52,19 +52,23 @@ extension APIClient {
     }
 
     /// The error for a response whose status is not accepted: ``ErrandError/blocked(_:)`` for a 403 HTML page (bot
-    /// protection), else ``ErrandError/unacceptableStatus(_:)``; with the first KB of the body as its excerpt (read
-    /// from a streamed body, which is then dropped) and secrets redacted.
+    /// protection), else ``ErrandError/unacceptableStatus(_:)``; with up to ``ClientConfiguration/maxErrorBodySize``
+    /// bytes of the body (read from a streamed body, which is then dropped), secrets redacted, and the app's error
+    /// when the configuration's hook makes one.
     func failure(for response: TransportResponse) async -> ErrandError {
-        var body = response.body
+        let limit = max(0, configuration.maxErrorBodySize)
+        var body = response.body.count > limit ? Data(response.body.prefix(limit)) : response.body
         if let stream = response.bodyStream {
-            body = (try? await stream.prefix(bytes: StatusFailure.excerptLimit)) ?? Data()
+            body = (try? await stream.prefix(bytes: limit)) ?? Data()
         }
         let redaction = configuration.redaction
         // The headers are kept for the caller to inspect (Retry-After, WWW-Authenticate), but `Set-Cookie` and the
-        // other secret fields would be printed with the error.
-        let failure = StatusFailure(
-            status: response.status, headers: redaction.redact(response.headers), body: body,
+        // other secret fields would be printed with the error; a body that echoes the request's secrets is masked
+        // as the excerpts are.
+        var failure = StatusFailure(
+            status: response.status, headers: redaction.redact(response.headers), body: redaction.redact(body: body),
             url: URL(string: redaction.redact(response.url)))
+        failure.appError = configuration.errorResponse?(failure)
         if response.status == 403,
             DecodingFailure.looksLikeHTML(contentType: response.headers["Content-Type"], excerpt: failure.bodyExcerpt)
         {

@@ -33,6 +33,13 @@ public struct ClientConfiguration: Sendable {
     public var allowsInsecureHTTP: Bool
     /// How redirects are followed.
     public var redirects: RedirectPolicy
+    /// The most bytes of a failed response's body an error keeps (``StatusFailure/body``). Default 64 KiB.
+    public var maxErrorBodySize = 65_536
+    /// Makes the app's own error from a failed response (decoding the API's error document, say); the client still
+    /// throws ``ErrandError``, with what this returns as ``StatusFailure/appError``. `nil` (the default) makes none.
+    ///
+    /// It sees the failure as the caller will: headers, URL and text body already redacted.
+    public var errorResponse: (@Sendable (StatusFailure) -> (any Error & Sendable)?)?
     /// The clock that the client's waits run on and its notion of now is read from. Default `ContinuousClock()`.
     ///
     /// Retry backoff and `Retry-After` waits, the retry deadline, event-stream reconnection, per-host rate limiters

@@ -68,6 +68,10 @@ public struct TransportFailure: Sendable, CustomStringConvertible {
 }
 
 /// A response whose status was not accepted.
+///
+/// It keeps the response's body (up to ``ClientConfiguration/maxErrorBodySize``), so an API's error document can be
+/// decoded with ``decodeBody(as:using:)``, and, when the client has an ``ClientConfiguration/errorResponse`` hook,
+/// the app's own error made from it as ``appError``.
 public struct StatusFailure: Sendable, CustomStringConvertible {
     /// The HTTP status code.
     public var status: Int
@@ -75,19 +79,44 @@ public struct StatusFailure: Sendable, CustomStringConvertible {
     public var headers: HTTPHeaders
     /// The first 1 KB of the body as text (invalid UTF-8 replaced).
     public var bodyExcerpt: String
+    /// The body as it came, at most ``ClientConfiguration/maxErrorBodySize`` bytes of it, with the secrets
+    /// ``Redaction`` names masked when the body is text.
+    public var body: Data
     /// The URL that answered (secrets redacted).
     public var url: URL?
+    /// The app's own error for this response, made by the client's ``ClientConfiguration/errorResponse`` hook;
+    /// `nil` without a hook or when the hook made none.
+    public var appError: (any Error & Sendable)?
 
     /// How much of a body an excerpt keeps, in bytes.
     static let excerptLimit = 1024
 
-    /// Creates a status failure, keeping the first 1,024 bytes of the body.
+    /// Creates a status failure that keeps `body` whole and its first 1,024 bytes as the excerpt.
     public init(status: Int, headers: HTTPHeaders, body: Data, url: URL?) {
         self.status = status
         self.headers = headers
         self.bodyExcerpt = String(decoding: body.prefix(Self.excerptLimit), as: UTF8.self)
+        self.body = body
         self.url = url
     }
+
+    /// Decodes the kept body as JSON: an API's error document, for instance `{"error": {"code": …}}` with a 422.
+    ///
+    /// Throws ``ErrandError/decoding(_:)`` when the body is not a `T` (or was cut at
+    /// ``ClientConfiguration/maxErrorBodySize``).
+    public func decodeBody<T: Decodable>(
+        as type: T.Type = T.self, using decoder: JSONDecoder = JSONDecoder()
+    ) throws(ErrandError) -> T {
+        do {
+            return try decoder.decode(T.self, from: body)
+        } catch {
+            throw .decoding(
+                DecodingFailure(decoding: T.self, error: error, body: body, contentType: headers["Content-Type"]))
+        }
+    }
+
+    /// The app's error made by the ``ClientConfiguration/errorResponse`` hook, when it is an `E`.
+    public func appError<E: Error>(as type: E.Type = E.self) -> E? { appError as? E }
 
     /// The status and body excerpt.
     public var description: String { "HTTP \(status): \(bodyExcerpt)" }

@@ -120,6 +120,16 @@ public struct Redaction: Sendable, Hashable {
         return Self.mergingMasks(masked)
     }
 
+    /// A body with ``redact(text:)`` applied when it is UTF-8 text (an error page that echoes the request's key, say);
+    /// other bytes, and every body when there are no secret values or query names, come back as they are.
+    public func redact(body: Data) -> Data {
+        guard !pathSegments.isEmpty || !queryNames.isEmpty, !body.isEmpty,
+            let text = String(data: body, encoding: .utf8)
+        else { return body }
+        let masked = redact(text: text)
+        return masked == text ? body : Data(masked.utf8)
+    }
+
     /// Replaces the value of each `name=value` pair whose name is secret, up to the next `&`, `#`, space or quote.
     private func maskingQueryValues(in text: String) -> String {
         let ends: Set<Character> = ["&", "#", " ", "\"", "'", "\n", ")", ">"]
