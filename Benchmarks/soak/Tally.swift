@@ -84,6 +84,7 @@ extension ErrandError {
         case .invalidRequest: "invalidRequest"
         case .notCached: "notCached"
         case .cancelled: "cancelled"
+        case .app: "app"
         }
     }
 }

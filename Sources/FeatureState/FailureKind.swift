@@ -28,6 +28,8 @@ public enum FailureKind: String, Sendable, Hashable, CaseIterable {
     case invalidRequest
     /// The work was cancelled; not a failure to report.
     case cancelled
+    /// The app's own code (a middleware, a hook) failed: nothing the user or the service did.
+    case appFailure
 
     /// Classifies a client error.
     public init(_ error: ErrandError) {
@@ -46,6 +48,7 @@ public enum FailureKind: String, Sendable, Hashable, CaseIterable {
         case .decoding, .bodyTooLarge: self = .invalidResponse
         case .invalidURL, .insecureURL, .invalidRequest: self = .invalidRequest
         case .cancelled: self = .cancelled
+        case .app: self = .appFailure
         }
     }
 }

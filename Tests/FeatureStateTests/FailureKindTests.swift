@@ -32,7 +32,11 @@ struct FailureKindTests {
         (.insecureURL(URL(string: "http://example.com")!), .invalidRequest),
         (.invalidRequest("bad"), .invalidRequest),
         (.cancelled, .cancelled),
+        (.app(AppFailure(AppsOwnError())), .appFailure),
     ]
+
+    /// An error only an app's own code throws.
+    struct AppsOwnError: Error {}
 
     @Test("each error's kind", arguments: cases)
     func kind(error: ErrandError, expected: FailureKind) {

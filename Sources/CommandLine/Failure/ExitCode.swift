@@ -32,6 +32,7 @@ public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
         case .serverError, .blocked: self = .server
         case .invalidResponse: self = .invalidResponse
         case .invalidRequest: self = .usage
+        case .appFailure: self = .failure
         case .cancelled: self = .interrupted
         }
     }

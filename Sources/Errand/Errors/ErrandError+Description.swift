@@ -49,6 +49,8 @@ extension ErrandError: LocalizedError, CustomStringConvertible, CustomDebugStrin
             return "\(url.absoluteString) was not cached, and the request was limited to the cache (offline)."
         case .cancelled:
             return "The request was cancelled."
+        case .app:
+            return "Something in the app went wrong while making the request."
         }
     }
 
@@ -78,6 +80,8 @@ extension ErrandError: LocalizedError, CustomStringConvertible, CustomDebugStrin
             return "ErrandError.notCached: no usable cache entry for \(url.absoluteString)"
         case .cancelled:
             return "ErrandError.cancelled"
+        case .app(let failure):
+            return "ErrandError.app: the app's code threw \(failure.description)"
         }
     }
 
@@ -95,14 +99,15 @@ extension ErrandError: LocalizedError, CustomStringConvertible, CustomDebugStrin
         }
     }
 
-    /// Maps any error to an ``ErrandError``; cancellation becomes ``cancelled``.
+    /// Maps any error to an ``ErrandError``: cancellation becomes ``cancelled``, and any other error that is not an
+    /// ``ErrandError`` (one only the app's own code can have thrown) becomes ``app(_:)``, keeping it.
     public init(_ error: any Error) {
         if let error = error as? ErrandError {
             self = error
         } else if error is CancellationError {
             self = .cancelled
         } else {
-            self = .transport(TransportFailure(kind: .other, underlying: String(describing: error)))
+            self = .app(AppFailure(error))
         }
     }
 }

@@ -23,6 +23,9 @@ public enum ErrandError: Error, Sendable {
     case notCached(URL)
     /// The task was cancelled.
     case cancelled
+    /// Code of the app's own (a middleware, an observer, a response hook) threw an error that is not an
+    /// ``ErrandError``; the original error is kept.
+    case app(AppFailure)
 }
 
 /// What went wrong on the wire.
@@ -65,6 +68,23 @@ public struct TransportFailure: Sendable, CustomStringConvertible {
 
     /// The kind and underlying error.
     public var description: String { "\(kind.rawValue): \(underlying)" }
+}
+
+/// An error thrown by the app's own code inside the client — a middleware, a hook, a decoder — kept as it was thrown.
+public struct AppFailure: Sendable, CustomStringConvertible {
+    /// The error as the app's code threw it.
+    public var underlying: any Error
+
+    /// Wraps an error of the app's.
+    public init(_ underlying: any Error) {
+        self.underlying = underlying
+    }
+
+    /// The original error, when it is an `E`.
+    public func underlying<E: Error>(as type: E.Type = E.self) -> E? { underlying as? E }
+
+    /// The original error's type and description.
+    public var description: String { "\(type(of: underlying)): \(String(describing: underlying))" }
 }
 
 /// A response whose status was not accepted.

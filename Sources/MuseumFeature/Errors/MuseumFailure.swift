@@ -14,6 +14,7 @@ public enum MuseumWording: FailureWording {
         case .notFound: return "That object could not be found in the collection."
         case .invalidResponse: return "The museum's service sent data that could not be read."
         case .invalidRequest: return "Something went wrong. Please try again."
+        case .appFailure: return "Something in the app went wrong. Please try again."
         case .cancelled: return "The request was cancelled."
         }
     }

@@ -13,6 +13,7 @@ public enum RecipeWording: FailureWording {
         case .notFound: return "That recipe could not be found."
         case .invalidResponse: return "The recipe service sent data that could not be read."
         case .invalidRequest: return "Something went wrong. Please try again."
+        case .appFailure: return "Something in the app went wrong. Please try again."
         case .cancelled: return "The request was cancelled."
         }
     }
