@@ -9,8 +9,12 @@ import Synchronization
 /// stub.respond(to: "search.php", json: #"{"meals":null}"#)
 /// let client = APIClient(configuration: ClientConfiguration(baseURL: URL(string: "https://example.com")!, transport: stub))
 /// ```
-/// A route matches when the request's path ends with the route's path and its method matches (any method when
-/// `nil`); the most recently added matching route wins. An unmatched request answers 404.
+/// A route matches when its path matches the request's and its method matches (any method when `nil`); the most
+/// recently added matching route wins. An unmatched request answers 404.
+///
+/// A route path that starts with `/` must be the request's whole path (`/api/json/v2/search.php`); any other names
+/// the path's last segments, whole: `search.php` answers `…/v1/1/search.php` and `…/v2/search.php`, never
+/// `…/research.php`; `objects/9` answers `…/objects/9`, never `…/objects/19`.
 public final class StubTransport: Transport {
     /// What a route answers.
     public enum Reply: Sendable {
@@ -64,6 +68,14 @@ public final class StubTransport: Transport {
     /// Every request seen, in order.
     public var requests: [TransportRequest] { state.withLock { $0.requests } }
 
+    /// Whether a request's path matches a route's path (see the type's documentation).
+    static func path(_ path: String, matches route: String) -> Bool {
+        if route.hasPrefix("/") { return path == route }
+        let wanted = route.split(separator: "/", omittingEmptySubsequences: false)
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        return segments.count >= wanted.count && segments.suffix(wanted.count).elementsEqual(wanted)
+    }
+
     /// Forgets the recorded requests (the routes stay).
     public func clearRequests() { state.withLock { $0.requests.removeAll() } }
 
@@ -72,7 +84,8 @@ public final class StubTransport: Transport {
         let route: Route? = state.withLock { state in
             state.requests.append(request)
             return state.routes.last { route in
-                (route.method == nil || route.method == request.method) && request.url.path.hasSuffix(route.path)
+                (route.method == nil || route.method == request.method)
+                    && Self.path(request.url.path, matches: route.path)
             }
         }
         try Task.checkCancellation()

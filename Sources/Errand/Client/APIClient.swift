@@ -85,7 +85,8 @@ public struct APIClient: Sendable {
         }
     }
 
-    /// Sends a request and ignores the body.
+    /// Sends a request and ignores the body; the response (status, headers, metrics) may be ignored too.
+    @discardableResult
     public func send(_ request: Request<Void>) async throws(ErrandError) -> Response<Void> {
         try await send(request) { _ throws(ErrandError) in () }
     }

@@ -39,7 +39,7 @@ public struct ClientConfiguration: Sendable {
     /// throws ``ErrandError``, with what this returns as ``StatusFailure/appError``. `nil` (the default) makes none.
     ///
     /// It sees the failure as the caller will: headers, URL and text body already redacted.
-    public var errorResponse: (@Sendable (StatusFailure) -> (any Error & Sendable)?)?
+    public var errorResponse: (@Sendable (StatusFailure) -> (any Error)?)?
     /// The clock that the client's waits run on and its notion of now is read from. Default `ContinuousClock()`.
     ///
     /// Retry backoff and `Retry-After` waits, the retry deadline, event-stream reconnection, per-host rate limiters

@@ -45,8 +45,9 @@ extension ErrandError: LocalizedError, CustomStringConvertible, CustomDebugStrin
         case .bodyTooLarge(let limit):
             return
                 "The response was larger than the limit of \(ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .decimal))."
-        case .notCached(let url):
-            return "\(url.absoluteString) was not cached, and the request was limited to the cache (offline)."
+        case .notCached:
+            // The URL is for the log (debugDescription), not for the user.
+            return "This is not available offline: it was not saved while there was a connection."
         case .cancelled:
             return "The request was cancelled."
         case .app:

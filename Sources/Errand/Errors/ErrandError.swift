@@ -106,7 +106,7 @@ public struct StatusFailure: Sendable, CustomStringConvertible {
     public var url: URL?
     /// The app's own error for this response, made by the client's ``ClientConfiguration/errorResponse`` hook;
     /// `nil` without a hook or when the hook made none.
-    public var appError: (any Error & Sendable)?
+    public var appError: (any Error)?
 
     /// How much of a body an excerpt keeps, in bytes.
     static let excerptLimit = 1024
