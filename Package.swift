@@ -49,6 +49,8 @@ let package = Package(
         .executable(name: "fuzz-cli", targets: ["fuzz-cli"]),
         .executable(name: "fuzz-decoding", targets: ["fuzz-decoding"]),
         .executable(name: "fuzz-output", targets: ["fuzz-output"]),
+        .executable(name: "fuzz-event-stream", targets: ["fuzz-event-stream"]),
+        .executable(name: "fuzz-numbers", targets: ["fuzz-numbers"]),
     ],
     targets: curlLibrary + pictureLibraries + [
         // System libraries (module map + shim header); CCurl is declared above.
@@ -105,6 +107,8 @@ let package = Package(
         .executableTarget(name: "fuzz-cli", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-cli"),
         .executableTarget(name: "fuzz-decoding", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-decoding"),
         .executableTarget(name: "fuzz-output", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-output"),
+        .executableTarget(name: "fuzz-event-stream", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-event-stream"),
+        .executableTarget(name: "fuzz-numbers", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-numbers"),
 
         // A download in a child process, which the download tests kill midway (built with the tests, not a product).
         .executableTarget(name: "errand-download", dependencies: curl + ["Errand"], path: "Tests/Helpers/errand-download"),

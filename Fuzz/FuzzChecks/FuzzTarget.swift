@@ -12,6 +12,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case decoding = "fuzz-decoding"
     /// The tools' `--json` string escaping and terminal-text filter.
     case output = "fuzz-output"
+    /// The event-stream parser, fed bytes whole and cut into pieces, and the reconnection waits its `retry:` makes.
+    case eventStream = "fuzz-event-stream"
+    /// The parsers of numbers a server writes: digits, `Retry-After`, `Content-Length`.
+    case numbers = "fuzz-numbers"
 
     /// Runs one input through the target's check.
     public func check(_ input: FuzzInput) -> Violations {
@@ -22,6 +26,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .cli: CLIChecks.check(input)
         case .decoding: DecodingChecks.check(input)
         case .output: OutputChecks.check(input)
+        case .eventStream: EventStreamChecks.check(input)
+        case .numbers: NumberChecks.check(input)
         }
     }
 }

@@ -4,12 +4,19 @@ import Foundation
 ///
 /// The server's `retry:` field, once sent, sets the wait before each reconnection; until then ``initialDelay`` does,
 /// spread by jitter so that many clients dropped at once do not return at once. Attempts that fail to connect, or
-/// connections that end before delivering an event, double the wait each time, up to ``maximumDelay``.
+/// connections that end before delivering an event, double the wait each time, up to ``maximumDelay`` (or the
+/// server's `retry:`, when it asks for longer). No wait is shorter than ``minimumDelay``, whatever the server asks
+/// (`retry: 0` would otherwise reconnect as fast as the network allows), and the doubling starts from at least that
+/// floor, so that a wait of zero grows too. After ``maxConsecutiveFailures`` failed attempts in a row the stream
+/// fails with the last failure.
 public struct ReconnectionPolicy: Sendable, Hashable {
     /// The wait before reconnecting while the server has not sent `retry:`.
     public var initialDelay: Duration
-    /// The longest wait between two attempts.
+    /// The longest wait between two attempts, unless the server's `retry:` asks for longer.
     public var maximumDelay: Duration
+    /// The shortest wait between two connections: a floor under the server's `retry:` and under every backoff.
+    /// Values below one millisecond count as one millisecond.
+    public var minimumDelay: Duration
     /// Whether waits not set by the server are spread randomly over their upper half.
     public var jitter: Bool
     /// How many attempts in a row may fail (not connect, or end without an event) before the stream fails with the
@@ -18,16 +25,18 @@ public struct ReconnectionPolicy: Sendable, Hashable {
 
     /// Creates a policy.
     public init(
-        initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30), jitter: Bool = true,
-        maxConsecutiveFailures: Int? = nil
+        initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30),
+        minimumDelay: Duration = .milliseconds(100), jitter: Bool = true, maxConsecutiveFailures: Int? = 10
     ) {
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay
+        self.minimumDelay = minimumDelay
         self.jitter = jitter
         self.maxConsecutiveFailures = maxConsecutiveFailures
     }
 
-    /// One second at first, doubling up to 30 s, with jitter, for as long as the stream is read.
+    /// One second at first, doubling up to 30 s, with jitter, never less than 100 ms apart, failing after 10 failed
+    /// attempts in a row (about three minutes of waiting).
     public static let `default` = ReconnectionPolicy()
 }
 
@@ -39,6 +48,7 @@ public struct ReconnectionPolicy: Sendable, Hashable {
 ///                connecting ─opened(204)─▶ finished                 (the server says: no more events)
 ///                connecting ─opened(other status or type)─▶ finished (the stream fails)
 ///                connecting ─connectFailed(transport failure)─▶ waiting (backoff) ─waited─▶ connecting
+///                open ─refused(an event over the cap)─▶ finished (the stream fails)
 /// every state ─cancelled─▶ finished
 /// ```
 struct EventStreamStateMachine: Sendable {
@@ -158,6 +168,14 @@ struct EventStreamStateMachine: Sendable {
             serverRetry: serverRetry)
     }
 
+    /// The open connection's body broke a limit of the stream (an event or a line over the size cap): the stream
+    /// fails, since reconnecting would most likely bring the same bytes again.
+    mutating func refused(_ failure: ErrandError) -> Action {
+        guard case .open = state else { return .none }
+        state = .finished
+        return .fail(.failure(failure))
+    }
+
     /// The wait is over.
     mutating func waited() -> Action {
         guard case .waiting = state else { return .none }
@@ -182,15 +200,22 @@ struct EventStreamStateMachine: Sendable {
         return .wait(delay(serverRetry: serverRetry))
     }
 
-    /// The wait before the next attempt: the server's `retry:` (or the policy's initial delay, with jitter) doubled
-    /// for each failure in a row, at most the policy's maximum.
+    /// The wait before the next attempt: the server's `retry:` (or the policy's initial delay, with jitter), at least
+    /// the policy's minimum, doubled for each failure in a row, at most the policy's maximum (or the server's
+    /// `retry:`, when longer).
+    ///
+    /// Doubled only while below half the ceiling, so that any `retry:` and any count of failures gives a wait, never
+    /// an overflow (`Duration` multiplication traps).
     func delay(serverRetry: Duration?) -> Duration {
-        let base = serverRetry ?? policy.initialDelay
-        let doublings = min(consecutiveFailures > 0 ? consecutiveFailures - 1 : 0, 30)
-        var delay = base * (1 << doublings)
-        if delay > policy.maximumDelay { delay = max(policy.maximumDelay, serverRetry ?? .zero) }
+        let floor = max(policy.minimumDelay, .milliseconds(1))
+        let ceiling = max(policy.maximumDelay, serverRetry ?? .zero, floor)
+        var delay = min(max(serverRetry ?? policy.initialDelay, floor), ceiling)
+        for _ in 0..<max(consecutiveFailures - 1, 0) {
+            guard delay < ceiling else { break }
+            delay = delay > ceiling / 2 ? ceiling : delay * 2
+        }
         guard serverRetry == nil, policy.jitter else { return delay }
-        return delay * (0.5 + 0.5 * random())
+        return max(delay * (0.5 + 0.5 * min(max(random(), 0), 1)), floor)
     }
 
     /// Whether a `Content-Type` names an event stream (parameters and case aside).

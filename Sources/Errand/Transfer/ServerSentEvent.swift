@@ -29,14 +29,32 @@ public struct ServerSentEvent: Sendable, Hashable {
 /// `retry` values other than ASCII digits are ignored; unknown fields are ignored; a block without data dispatches
 /// nothing; and a block the stream ends in without a blank line is never dispatched. The last event ID and the
 /// reconnection time survive ``reset()``, which starts a new connection's stream.
+///
+/// Memory is bounded by ``maxEventSize``: a line longer than that many bytes (its line break aside), or an event whose
+/// data (line feeds included) and type add up to more, stops the parser with ``failure`` set to ``ErrandError/bodyTooLarge(limit:)``
+/// naming the cap. Comment lines are skipped as they arrive, never held, so a server's keep-alive comments cost
+/// nothing however long. A `retry:` longer than ``longestRetry`` counts as ``longestRetry``.
 public struct ServerSentEventParser: Sendable {
+    /// The default cap on an event's size and a line's length: 1 MiB.
+    public static let defaultMaxEventSize = 1 << 20
+    /// The longest reconnection time a `retry:` field can set: a day. Longer ones, and numbers of any length, count
+    /// as a day, so that no server's number reaches arithmetic that could overflow.
+    public static let longestRetry: Duration = .seconds(86_400)
+
     /// The last event ID: what a reconnection sends as `Last-Event-ID`. `nil` until an `id:` field set it, and after
     /// an empty one.
     public private(set) var lastEventID: String?
     /// The latest reconnection time a `retry:` field set.
     public private(set) var reconnectionTime: Duration?
+    /// The most bytes a line or an event may hold.
+    public let maxEventSize: Int
+    /// Why the parser stopped: ``ErrandError/bodyTooLarge(limit:)`` once a line or an event went over
+    /// ``maxEventSize``; `nil` while it reads. A stopped parser ignores every later byte, until ``reset()``.
+    public private(set) var failure: ErrandError?
 
     private var line: [UInt8] = []
+    private var inComment = false
+    private var eventSize = 0
     private var afterCR = false
     private var atStreamStart = true
     private var data = ""
@@ -46,15 +64,20 @@ public struct ServerSentEventParser: Sendable {
     private var idBufferSet = false
     private var blockRetry: Duration?
 
-    /// A parser at the start of a stream; `lastEventID` is where an earlier stream left off, if known.
-    public init(lastEventID: String? = nil) {
+    /// A parser at the start of a stream; `lastEventID` is where an earlier stream left off, if known. Values of
+    /// `maxEventSize` below 1 count as 1.
+    public init(lastEventID: String? = nil, maxEventSize: Int = Self.defaultMaxEventSize) {
         self.lastEventID = lastEventID
+        self.maxEventSize = max(maxEventSize, 1)
     }
 
     /// Starts a new stream (a reconnection): the pending line and block are dropped; the last event ID and the
     /// reconnection time are kept.
     public mutating func reset() {
         line.removeAll(keepingCapacity: true)
+        inComment = false
+        eventSize = 0
+        failure = nil
         afterCR = false
         atStreamStart = true
         data = ""
@@ -64,10 +87,20 @@ public struct ServerSentEventParser: Sendable {
         idBufferSet = false
     }
 
+    /// Drops every buffer with its memory (the stream ended or was cancelled); the last event ID and the
+    /// reconnection time are kept.
+    mutating func releaseBuffers() {
+        reset()
+        line = []
+        data = ""
+        eventType = ""
+    }
+
     /// Takes the next bytes of the stream; returns the events they complete, in order.
     public mutating func parse(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         for byte in bytes {
+            guard failure == nil else { break }
             if atStreamStart {
                 line.append(byte)
                 // A BOM is EF BB BF; keep collecting until it is clear whether the stream starts with one.
@@ -103,17 +136,29 @@ public struct ServerSentEventParser: Sendable {
             endLine(into: &events)
         default:
             afterCR = false
+            if inComment { return }
+            if line.isEmpty, byte == UInt8(ascii: ":") {
+                inComment = true
+                return
+            }
+            guard line.count < maxEventSize else {
+                failure = .bodyTooLarge(limit: maxEventSize)
+                return
+            }
             line.append(byte)
         }
     }
 
     private mutating func endLine(into events: inout [ServerSentEvent]) {
         defer { line.removeAll(keepingCapacity: true) }
+        if inComment {
+            inComment = false
+            return
+        }
         if line.isEmpty {
             if let event = dispatch() { events.append(event) }
             return
         }
-        if line.first == UInt8(ascii: ":") { return }
         let field: String
         let value: String
         if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
@@ -127,8 +172,10 @@ public struct ServerSentEventParser: Sendable {
         }
         switch field {
         case "event":
+            guard fits(value.utf8.count - eventType.utf8.count) else { return }
             eventType = value
         case "data":
+            guard fits(value.utf8.count + (hasData ? 1 : 0)) else { return }
             if hasData { data.append("\n") }
             data.append(contentsOf: value)
             hasData = true
@@ -137,17 +184,24 @@ public struct ServerSentEventParser: Sendable {
             idBuffer = value.isEmpty ? nil : value
             idBufferSet = true
         case "retry":
-            guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-                return
-            }
-            // Digits beyond what an Int holds: a reconnection time longer than anyone waits.
-            let milliseconds = Int(value) ?? Int.max / 1_000_000
+            let longest = Int64(Self.longestRetry.components.seconds) * 1000
+            guard let milliseconds = ServerNumber.digits(value.utf8, clampedTo: longest) else { return }
             reconnectionTime = .milliseconds(milliseconds)
             blockRetry = reconnectionTime
         default:
             // Unknown fields are ignored.
             return
         }
+    }
+
+    /// Whether the block can grow by `bytes` and stay within ``maxEventSize``; stops the parser when it cannot.
+    private mutating func fits(_ bytes: Int) -> Bool {
+        guard eventSize + bytes <= maxEventSize else {
+            failure = .bodyTooLarge(limit: maxEventSize)
+            return false
+        }
+        eventSize += bytes
+        return true
     }
 
     /// Dispatches the block a blank line ended, if it carried data.
@@ -159,6 +213,7 @@ public struct ServerSentEventParser: Sendable {
         }
         defer {
             data = ""
+            eventSize = 0
             hasData = false
             eventType = ""
             blockRetry = nil

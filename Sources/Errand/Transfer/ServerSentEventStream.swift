@@ -2,7 +2,7 @@ import Foundation
 
 /// The events of a `text/event-stream` resource, reconnecting as the HTML standard's `EventSource` does.
 ///
-/// Made by ``APIClient/events(_:reconnection:)``; nothing is sent until iteration starts. Each connection sends
+/// Made by ``APIClient/events(_:reconnection:maxEventSize:)``; nothing is sent until iteration starts. Each connection sends
 /// `Accept: text/event-stream` and, once the server has named an event ID, `Last-Event-ID` (a request's own
 /// `Last-Event-ID` is where the first connection resumes). When a connection drops or
 /// ends, the stream waits the server's `retry:` time (or ``ReconnectionPolicy``'s), on the client's
@@ -11,7 +11,15 @@ import Foundation
 /// 200 and 204, with ``ErrandError/decoding(_:)`` for a 200 that is not `text/event-stream`, and with
 /// ``ErrandError/cancelled`` when the reading task is cancelled — which closes the connection at once, as does
 /// leaving the loop early. No total timeout applies (an event stream is meant to stay open) unless the request sets
-/// one, and neither does the client's body-size cap (events are not buffered).
+/// one, and neither does the client's body-size cap (events are not buffered whole). Instead, no event and no line
+/// may be larger than the stream's `maxEventSize` (1 MiB unless ``APIClient/events(_:reconnection:maxEventSize:)``
+/// says otherwise): one that is fails the stream with ``ErrandError/bodyTooLarge(limit:)`` naming that cap, after the
+/// events before it, so a server that never ends a line or an event cannot fill memory. Whenever the stream ends,
+/// however it ends, its buffers are let go.
+///
+/// Reconnections follow the ``ReconnectionPolicy``: never less than its `minimumDelay` (100 ms) apart, whatever the
+/// server's `retry:` says, backing off from there while attempts fail, and failing with the last failure after its
+/// `maxConsecutiveFailures` (10) in a row.
 ///
 /// Every connection goes through the client's middleware like any request: authentication and keys, rate limits, a
 /// concurrency limit (whose slot a connection holds for as long as it stays open), retries before the stream opens,
@@ -26,10 +34,13 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
     let client: APIClient
     let request: Request<Data>
     let reconnection: ReconnectionPolicy
+    let maxEventSize: Int
 
     /// Makes the iterator; each iterator opens its own connections.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(client: client, request: request, machine: EventStreamStateMachine(policy: reconnection))
+        AsyncIterator(
+            client: client, request: request, machine: EventStreamStateMachine(policy: reconnection),
+            maxEventSize: maxEventSize)
     }
 
     /// Reads events, connecting and reconnecting as needed.
@@ -47,12 +58,13 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
         var body: ByteStream.AsyncIterator?
         var next: EventStreamStateMachine.Action?
 
-        init(client: APIClient, request: Request<Data>, machine: EventStreamStateMachine) {
+        init(client: APIClient, request: Request<Data>, machine: EventStreamStateMachine, maxEventSize: Int) {
             self.client = client
             self.request = request
             self.machine = machine
             // A request that names a Last-Event-ID resumes from there, as a reconnection would.
-            self.parser = ServerSentEventParser(lastEventID: request.headers["Last-Event-ID"])
+            self.parser = ServerSentEventParser(
+                lastEventID: request.headers["Last-Event-ID"], maxEventSize: maxEventSize)
         }
 
         /// The next event; `nil` after the server's 204 or once the stream failed.
@@ -65,15 +77,14 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                     return pending.removeFirst()
                 }
                 if Task.isCancelled, machine.state != .finished {
-                    body = nil
                     action = machine.cancelled()
                 }
                 switch action {
                 case .none, .finish:
-                    body = nil
+                    release()
                     return nil
                 case .fail(let rejection):
-                    body = nil
+                    release()
                     throw rejection.failure
                 case .connect:
                     action = await connect()
@@ -136,12 +147,20 @@ public struct ServerSentEventStream: AsyncSequence, Sendable {
                 body = iterator
                 pending = parser.parse(chunk)
                 if !pending.isEmpty { machine.eventReceived() }
+                if let failure = parser.failure { return machine.refused(failure) }
                 return .read
             } catch {
                 body = nil
                 if Task.isCancelled { return machine.cancelled() }
                 return machine.ended(client.redacted(ErrandError(error)), serverRetry: parser.reconnectionTime)
             }
+        }
+
+        /// Lets go of the connection and of every buffer: the stream is over.
+        private mutating func release() {
+            body = nil
+            pending = []
+            parser.releaseBuffers()
         }
 
         /// What every connection of the stream sends, on top of the request as the client builds it.
@@ -188,8 +207,13 @@ extension APIClient {
     /// }
     /// ```
     ///
-    /// See ``ServerSentEventStream`` for reconnection, `Last-Event-ID`, how it ends and how it fails.
-    public func events(_ request: Request<Data>, reconnection: ReconnectionPolicy = .default) -> ServerSentEventStream {
-        ServerSentEventStream(client: self, request: request, reconnection: reconnection)
+    /// An event or a line larger than `maxEventSize` bytes (1 MiB by default; values below 1 count as 1) fails the
+    /// stream with ``ErrandError/bodyTooLarge(limit:)``. See ``ServerSentEventStream`` for reconnection,
+    /// `Last-Event-ID`, how it ends and how it fails.
+    public func events(
+        _ request: Request<Data>, reconnection: ReconnectionPolicy = .default,
+        maxEventSize: Int = ServerSentEventParser.defaultMaxEventSize
+    ) -> ServerSentEventStream {
+        ServerSentEventStream(client: self, request: request, reconnection: reconnection, maxEventSize: maxEventSize)
     }
 }

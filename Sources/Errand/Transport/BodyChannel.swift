@@ -102,6 +102,20 @@ final class BodyChannel: Sendable {
         if let failure { waiter.resume(throwing: failure) } else { waiter.resume(returning: nil) }
     }
 
+    /// Ends the body as cancelled and lets go of every chunk still queued: the reader is gone or was cancelled, so
+    /// nobody reads them, and a producer that could not pause may have queued many.
+    func discard() {
+        finish(.cancelled)
+        state.withLock { state in
+            state.chunks = []
+            state.next = 0
+            state.buffered = 0
+        }
+    }
+
+    /// Bytes queued and not yet taken.
+    var bufferedByteCount: Int { state.withLock { $0.buffered } }
+
     // MARK: The reader's side
 
     /// The next chunk if one is ready, the end, a failure, or `.wait` after storing `waiter` to be resumed later.

@@ -8,7 +8,8 @@ protocol BodyProducer: Sendable {
     func resume()
 }
 
-/// The reading end of a streamed body; dropping it before the end cancels the transfer.
+/// The reading end of a streamed body; dropping it before the end, or cancelling its reading task, cancels the transfer
+/// and lets go of the chunks queued for it at once (not when the transfer has wound down).
 ///
 /// Generic rather than over an existential so that curl's streams call their transfer directly.
 final class BodyReader<Producer: BodyProducer>: Sendable {
@@ -21,12 +22,14 @@ final class BodyReader<Producer: BodyProducer>: Sendable {
     }
 
     deinit {
+        channel.discard()
         producer.cancel()
     }
 
     /// The next chunk, `nil` at the end; a cancelled task cancels the transfer and gets ``ErrandError/cancelled``.
     func next() async throws -> Data? {
         if Task.isCancelled {
+            channel.discard()
             producer.cancel()
             throw ErrandError.cancelled
         }
@@ -56,6 +59,7 @@ final class BodyReader<Producer: BodyProducer>: Sendable {
                 }
             }
         } onCancel: {
+            channel.discard()
             producer.cancel()
         }
     }

@@ -87,7 +87,9 @@ struct EventStreamStateMachineTests {
     @Test("too many failures in a row fail with the last one; a non-transport failure fails at once")
     func limits() {
         var machine = machine(
-            ReconnectionPolicy(initialDelay: .milliseconds(1), jitter: false, maxConsecutiveFailures: 1))
+            ReconnectionPolicy(
+                initialDelay: .milliseconds(1), minimumDelay: .milliseconds(1), jitter: false, maxConsecutiveFailures: 1
+            ))
         _ = machine.start()
         #expect(machine.connectFailed(lost, serverRetry: nil) == .wait(.milliseconds(1)))
         _ = machine.waited()

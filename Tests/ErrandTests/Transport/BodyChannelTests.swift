@@ -62,6 +62,18 @@ struct BodyChannelTests {
         #expect(Self.describe(clean.take()) == "end")
     }
 
+    @Test("discarding lets go of every queued chunk at once and ends the body as cancelled")
+    func discardReleasesChunks() {
+        let channel = BodyChannel()
+        for _ in 0..<64 { channel.append(Data(count: 64 * 1024)) }
+        #expect(channel.bufferedByteCount == 64 * 64 * 1024)
+        channel.discard()
+        #expect(channel.bufferedByteCount == 0)
+        #expect(Self.describe(channel.take()) == "failure(\(ErrandError.cancelled))")
+        channel.append(Data("after".utf8))
+        #expect(channel.bufferedByteCount == 0)
+    }
+
     @Test("a waiting reader gets the next chunk straight from the producer, or the end")
     func waitingReader() async throws {
         let channel = BodyChannel()
@@ -90,6 +102,26 @@ struct BodyChannelTests {
         task.cancel()
         await #expect(throws: ErrandError.self) { try await task.value }
         #expect(stopping.cancellations >= 1)
+    }
+
+    @Test("a reader dropped, or cancelled, with chunks queued lets go of them before the transfer winds down")
+    func readerReleasesQueuedChunks() async throws {
+        let dropped = BodyChannel()
+        do {
+            let reader = BodyReader(channel: dropped, producer: CountingProducer())
+            dropped.append(Data(count: 1 << 20))
+            _ = reader
+        }
+        #expect(dropped.bufferedByteCount == 0)
+        let cancelled = BodyChannel()
+        let reader = BodyReader(channel: cancelled, producer: CountingProducer())
+        cancelled.append(Data(count: 1 << 20))
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await reader.next()
+        }
+        await #expect(throws: ErrandError.self) { try await task.value }
+        #expect(cancelled.bufferedByteCount == 0)
     }
 }
 

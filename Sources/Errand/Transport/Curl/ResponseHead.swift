@@ -14,6 +14,9 @@ struct ResponseHead: Sendable {
     /// ten times the largest heads seen from real services (long `Set-Cookie` and `Content-Security-Policy` fields),
     /// and less than libcurl 8's own 300 KB limit.
     static let sizeLimit = 256 * 1024
+    /// The largest `Content-Length` read as such: 2^62 bytes, past every size cap. A longer number counts as this, so
+    /// it fails a capped body at once and never overflows a sum.
+    static let largestContentLength = 1 << 62
 
     /// What a line meant.
     enum Line: Equatable {
@@ -30,7 +33,8 @@ struct ResponseHead: Sendable {
     private var bytes: [UInt8] = []
     /// The status of the head being read (of the final head once it ended); 0 before a status line.
     private(set) var status = 0
-    /// The first `Content-Length` as a non-negative number; `nil` when absent or not a number.
+    /// The first `Content-Length` as a non-negative number, at most ``largestContentLength``; `nil` when absent or not
+    /// a number.
     private(set) var contentLength: Int?
     /// Whether the body arrives as sent: no `Content-Encoding`, or `identity`.
     private(set) var hasIdentityEncoding = true
@@ -101,7 +105,7 @@ struct ResponseHead: Sendable {
         switch name.count {
         case 14 where !sawContentLength && Self.equalsIgnoringCase(name, "content-length"):
             sawContentLength = true
-            contentLength = Self.decimal(value)
+            contentLength = ServerNumber.digits(value, clampedTo: Int64(Self.largestContentLength)).map { Int($0) }
         case 16 where Self.equalsIgnoringCase(name, "content-encoding"):
             // Later fields add codings: the body is as sent only when every one says identity.
             hasIdentityEncoding =
@@ -154,17 +158,6 @@ struct ResponseHead: Sendable {
             index += 1
         }
         return code
-    }
-
-    /// Plain decimal digits as a number (at most 18 of them); `nil` for anything else.
-    private static func decimal<Digits: Collection<UInt8>>(_ digits: Digits) -> Int? {
-        guard !digits.isEmpty, digits.count <= 18 else { return nil }
-        var number = 0
-        for digit in digits {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
-            number = number * 10 + Int(digit - UInt8(ascii: "0"))
-        }
-        return number
     }
 
     static func equalsIgnoringCase<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ text: StaticString) -> Bool {

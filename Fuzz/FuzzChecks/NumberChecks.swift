@@ -1,0 +1,74 @@
+import Foundation
+@testable import Errand
+
+/// The parsers of numbers a server writes (`Content-Length`, `Retry-After`, digits in general), checked on arbitrary
+/// values: never a crash, never a number outside the reader's bound, and the exact value whenever it fits.
+///
+/// Input: NUL-separated field values, each given to every parser.
+enum NumberChecks {
+    /// Fixed "now"s, so that a failure replays the same way: the epoch, a recent instant, and the far past and future.
+    private static let nows = [
+        Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_700_000_000), .distantPast, .distantFuture,
+    ]
+    private static let limits: [Int64] = [0, 1, 999, 86_400_000, 1 << 62, .max]
+
+    static func check(_ input: FuzzInput) -> Violations {
+        var violations: Violations = []
+        for value in input.fields {
+            violations += digitViolations(value)
+            violations += retryAfterViolations(value)
+            violations += contentLengthViolations(value)
+        }
+        return violations
+    }
+
+    private static func digitViolations(_ value: String) -> Violations {
+        let isDigits = !value.isEmpty && value.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        var violations: Violations = []
+        for limit in limits {
+            let parsed = ServerNumber.digits(value.utf8, clampedTo: limit)
+            guard let parsed else {
+                if isDigits { violations.append("\(value.debugDescription) is digits but gave no number") }
+                continue
+            }
+            if !isDigits { violations.append("\(value.debugDescription) is not digits but gave \(parsed)") }
+            if parsed < 0 || parsed > limit {
+                violations.append("\(value.debugDescription) gave \(parsed) past \(limit)")
+            }
+            if let exact = Int64(value), parsed != min(exact, limit) {
+                violations.append("\(value.debugDescription) gave \(parsed), not \(min(exact, limit)) (bound \(limit))")
+            }
+            if isDigits, Int64(value) == nil, parsed != limit {
+                violations.append("\(value.debugDescription) overflows Int64 but gave \(parsed) below \(limit)")
+            }
+        }
+        return violations
+    }
+
+    private static func retryAfterViolations(_ value: String) -> Violations {
+        var violations: Violations = []
+        for now in nows {
+            guard let delay = RetryAfter.delay(parsing: value, now: now) else { continue }
+            if delay < .zero || delay > RetryAfter.longest {
+                violations.append("Retry-After \(value.debugDescription) at \(now) gave \(delay)")
+            }
+            // Whatever it says, a waiter can add it to a clock a week from its start without overflow.
+            _ = Duration.seconds(Int64.max / 2) + delay
+        }
+        return violations
+    }
+
+    private static func contentLengthViolations(_ value: String) -> Violations {
+        #if canImport(CCurl)
+        var head = ResponseHead()
+        let line = Array("Content-Length: \(value)\r\n".utf8)
+        guard !line.dropLast(2).contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return [] }
+        _ = line.withUnsafeBytes { head.take(line: $0) }
+        guard let length = head.contentLength else { return [] }
+        if length < 0 || length > ResponseHead.largestContentLength {
+            return ["Content-Length \(value.debugDescription) gave \(length)"]
+        }
+        #endif
+        return []
+    }
+}
