@@ -262,6 +262,30 @@ struct DownloadTests {
     }
 }
 
+extension DownloadTests {
+    @Test(
+        "another process's download holds the destination: this one fails at once; once it is killed, this one resumes",
+        .enabled(if: DownloadChild.isBuilt), arguments: TransportKind.allCases)
+    func destinationHeldByAnotherProcess(kind: TransportKind) async throws {
+        let served = try Served(size: 12 << 20)
+        let destination = try Self.folder().appendingPathComponent("file.bin")
+        let url = try served.url("slow-downloads")
+        let child = try DownloadChild(url: url, destination: destination, kind: kind)
+        #expect(try await child.waitForBytes(atLeast: 512 * 1024) >= 512 * 1024)
+        var unlimited = Request<Data>(url: url)
+        unlimited.headers["X-Limit-Rate"] = "0"
+        let error = await #expect(throws: ErrandError.self) {
+            try await client(kind).download(unlimited, to: destination, resume: true)
+        }
+        #expect(error.map { DownloadDestinationTests.isBusy($0, destination: destination) } == true)
+        // The kernel lets the lock go with the killed process; what it wrote is resumed.
+        await child.kill()
+        let download = try await client(kind).download(unlimited, to: destination, resume: true)
+        #expect(download.resumed)
+        #expect(try Data(contentsOf: destination) == served.contents)
+    }
+}
+
 /// `errand-download` (Tests/Helpers/errand-download) running as a child process.
 final class DownloadChild: Sendable {
     /// The helper beside the test bundle, as `swift build --build-tests` leaves it.
