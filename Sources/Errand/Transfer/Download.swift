@@ -112,14 +112,14 @@ extension APIClient {
                     let bytes = machine.bytesWritten
                     action = machine.bodyEnded()
                     if case .commit = action {
-                        try file.commit()
+                        try await file.commit()
                         machine.committed()
                         reporter.complete(bytes)
                         return finished(response, machine: machine, bytes: bytes, destination: destination)
                     }
                 case .commit:
                     let size = partial?.size ?? 0
-                    try file.commit()
+                    try await file.commit()
                     machine.committed()
                     reporter.complete(size)
                     return finished(response, machine: machine, bytes: size, destination: destination)

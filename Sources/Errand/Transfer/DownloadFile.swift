@@ -163,12 +163,10 @@ final class DownloadFile {
 
     /// Flushes the partial file to disk, moves it onto the destination and removes the record; the directory is
     /// flushed too, so the rename survives a crash. The lock goes with the file.
-    func commit() throws(ErrandError) {
+    func commit() async throws(ErrandError) {
         guard descriptor >= 0 else { throw failure("\(partial.path) is not open") }
-        guard fsync(descriptor) == 0 else {
-            let code = errno
-            throw fileFailure("cannot flush \(partial.path)", code)
-        }
+        let code = await Self.flushed(descriptor)
+        guard code == 0 else { throw fileFailure("cannot flush \(partial.path)", code) }
         let moved = partial.withUnsafeFileSystemRepresentation { from in
             destination.withUnsafeFileSystemRepresentation { to in
                 guard let from, let to else { return false }
@@ -181,8 +179,18 @@ final class DownloadFile {
         let directory = destination.deletingLastPathComponent()
         let fd = directory.withUnsafeFileSystemRepresentation { path in path.map { systemOpen($0, O_RDONLY) } ?? -1 }
         if fd >= 0 {
-            _ = fsync(fd)
+            _ = await Self.flushed(fd)
             close(fd)
+        }
+    }
+
+    /// `fsync(2)` on a thread of its own; 0, or its `errno`. On a busy disk it takes up to seconds, and on Swift's
+    /// cooperative pool (a thread per core) it would hold up every task of the process meanwhile.
+    private static func flushed(_ fd: Int32) async -> Int32 {
+        await withCheckedContinuation { continuation in
+            Thread {
+                continuation.resume(returning: fsync(fd) == 0 ? 0 : errno)
+            }.start()
         }
     }
 

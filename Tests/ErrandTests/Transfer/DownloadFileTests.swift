@@ -69,7 +69,7 @@ struct DownloadFileTests {
     }
 
     @Test("a partial file with bytes stays after release; a committed one is the destination")
-    func releaseKeepsBytes() throws {
+    func releaseKeepsBytes() async throws {
         let destination = try Self.folder().appendingPathComponent("file.bin")
         let file = DownloadFile(destination: destination)
         try file.lock()
@@ -81,14 +81,14 @@ struct DownloadFileTests {
         try again.lock()
         try again.position(at: 4)
         try again.write(Data(" and the rest".utf8))
-        try again.commit()
+        try await again.commit()
         again.release()
         #expect(try Data(contentsOf: destination) == Data("half and the rest".utf8))
         #expect(!FileManager.default.fileExists(atPath: again.partial.path))
     }
 
     @Test("a lock taken on a file that was then committed away is not a lock: the next download gets its own")
-    func lockFollowsTheName() throws {
+    func lockFollowsTheName() async throws {
         let destination = try Self.folder().appendingPathComponent("file.bin")
         let holder = DownloadFile(destination: destination)
         try holder.lock()
@@ -98,7 +98,7 @@ struct DownloadFileTests {
         let early = holder.partial.withUnsafeFileSystemRepresentation { open($0!, O_RDWR) }
         #expect(early >= 0)
         defer { close(early) }
-        try holder.commit()
+        try await holder.commit()
         #expect(flock(early, LOCK_EX | LOCK_NB) == 0)  // the old file's lock is free now, but it is the destination
         let next = DownloadFile(destination: destination)
         try next.lock()
