@@ -30,6 +30,8 @@ any string a test picks to keep its counters and log apart from other tests runn
   /flaky-file/{key}?size=N&cut=M    N bytes (byte i is i % 251) with `ETag: "v1"`, honouring `Range: bytes=A-` (206)
                                     when If-Range is absent or "v1"; the key's first request announces them all and
                                     closes the connection after M bytes (default N/2)
+  /versioned-file/{key}?size=N&...  a file whose version, ETag, length or Last-Modified changes between requests, and
+                                    which may ignore If-Range or answer 416 (fault_downloads.py names the parameters)
   /echo/{key}/...                   200 JSON {"method", "path", "query", "headers", "body", "length"}: the request as
                                     it arrived, its body as text
 
@@ -57,6 +59,8 @@ import time
 from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote
+
+import fault_downloads
 
 LOCK = threading.Lock()
 LOGS = {}          # key -> [entry]
@@ -365,6 +369,7 @@ FAULTS = {
     "auth": Handler.auth, "gzip-bomb": Handler.gzip_bomb, "redirect": Handler.redirect, "echo": Handler.echo,
     "flaky-file": Handler.flaky_file,
 }
+FAULTS.update(fault_downloads.ROUTES)
 GZIP_BOMB_CACHE = {}
 
 

@@ -27,36 +27,45 @@ extension APIClient {
     /// ```
     ///
     /// The body goes into a hidden partial file beside the destination (`.name.download`, with `.name.download-info`
-    /// recording its ETag or Last-Modified date), so the destination is either the complete new file or what it was
-    /// before — also when the download fails, is cancelled or the process is killed. The partial file then stays, and
-    /// `resume: true` continues it with `Range` and `If-Range`; a server that ignores the range (200), or whose file
-    /// changed since, sends the whole file and the download restarts from zero; a 416 with the whole file already
-    /// present completes it. Without a validator a partial file cannot be resumed safely and is restarted.
+    /// recording the version it holds; a name too long for those is shortened with a hash), so the destination is
+    /// either the complete new file or what it was before — also when the download fails, is cancelled or the process
+    /// is killed. The partial file then stays, and `resume: true` continues it with `Range` and `If-Range`, but only
+    /// when it can prove the bytes are of one version: the record must name a strong validator (a strong ETag, or a
+    /// `Last-Modified` date at least a second older than the response's `Date`; never a weak ETag) and the file's
+    /// length, and the 206 must repeat that validator and name exactly the bytes asked for, of that length. Any other
+    /// answer — a 200, another ETag, another total, a server that ignores `If-Range` — starts the file again from
+    /// zero; a 416 completes the file only when the partial file is already as long as the recorded length and the
+    /// server names that length.
+    ///
+    /// One download per destination at a time: a download locks its partial file (`flock(2)`) until it ends, and a
+    /// second download to the same destination meanwhile fails at once with ``ErrandError/transport(_:)`` saying so,
+    /// leaving the first undisturbed. A full disk removes the partial file (and the error says so), so the next
+    /// download in that folder has the space back; every file failure names the request's URL.
     ///
     /// The client's body-size cap does not apply (nothing is held in memory) and neither does its total timeout: a
     /// download may take as long as it needs while bytes keep arriving. ``ClientConfiguration/timeout`` is the longest
     /// time without a byte, and the request's own `timeout`, when it sets one, the total. `progress` counts the bytes
-    /// a resume kept as received. Run one download per destination at a time: two would share its partial file.
+    /// a resume kept as received.
     ///
     /// A download goes through the client's middleware like every request (authentication, keys, rate and concurrency
     /// limits — its slot held until the file is complete — and observers); the cache passes it through. Retries by the
     /// client's ``RetryMiddleware`` (or ``Resilience``) policy apply before the body starts, as for every request, and
     /// once bytes are in the file by resuming: a connection lost mid-body is continued with `Range` and `If-Range`
-    /// when the server named a strong ETag, as often as the policy allows.
+    /// when the server named a strong validator and the length, checked as above, as often as the policy allows.
     public func download(
         _ request: Request<Data>, to destination: URL, resume: Bool = false, progress: TransferProgressStream? = nil
     ) async throws(ErrandError) -> Download {
-        let file = DownloadFile(destination: destination)
-        defer { file.closeFile() }
         let url = try makeRedactedTransportRequest(request).url
+        let file = DownloadFile(destination: destination, url: url)
+        try file.lock()
+        defer { file.release() }
         let timeouts = Timeouts(
             connect: configuration.connectTimeout, idle: configuration.timeout, total: request.timeout)
         let retries = downloadRetryPolicy(for: request)
 
         var machine = DownloadStateMachine()
         let partial = resume ? file.existingPartial(for: url) : nil
-        var action = machine.start(
-            partialSize: partial?.size ?? 0, validator: partial?.record.validator, resume: resume)
+        var action = machine.start(partialSize: partial?.size ?? 0, saved: partial?.record.version, resume: resume)
         let reporter = DownloadProgress(progress)
         defer { reporter.finish() }
         var resumes = 0
@@ -66,7 +75,7 @@ extension APIClient {
                 throw ErrandError.transport(
                     TransportFailure(kind: .other, url: url, underlying: "the download stopped"))
             case .restart:
-                file.discard()
+                file.reset()
                 action = .request(range: nil, ifRange: nil)
             case .request(let range, let validator):
                 let response = try await open(request, delivery: .streamed, checksStatus: false) { attempt in
@@ -85,7 +94,8 @@ extension APIClient {
                     contentRange: response.headers["Content-Range"],
                     accepts: request.acceptedStatusCodes.contains(response.status),
                     validator: DownloadStateMachine.Validator.of(
-                        etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"]))
+                        etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"],
+                        date: response.headers["Date"]))
                 switch next {
                 case .write(let offset):
                     do {
@@ -102,14 +112,14 @@ extension APIClient {
                     let bytes = machine.bytesWritten
                     action = machine.bodyEnded()
                     if case .commit = action {
-                        try file.commit()
+                        try await file.commit()
                         machine.committed()
                         reporter.complete(bytes)
                         return finished(response, machine: machine, bytes: bytes, destination: destination)
                     }
                 case .commit:
                     let size = partial?.size ?? 0
-                    try file.commit()
+                    try await file.commit()
                     machine.committed()
                     reporter.complete(size)
                     return finished(response, machine: machine, bytes: size, destination: destination)
@@ -135,8 +145,10 @@ extension APIClient {
         machine: inout DownloadStateMachine, reporter: DownloadProgress
     ) async throws(ErrandError) {
         try file.saveRecord(
-            DownloadFile.Record(validator: machine.validator, length: machine.expectedLength, url: url.absoluteString))
-        try file.open(at: offset)
+            DownloadFile.Record(
+                validator: machine.validator, length: machine.expectedLength, url: url.absoluteString,
+                name: file.destination.lastPathComponent))
+        try file.position(at: offset)
         reporter.report(received: offset, total: machine.expectedLength)
         do {
             for try await chunk in response.bodyStream ?? ByteStream(buffered: response.body) {
@@ -148,7 +160,6 @@ extension APIClient {
                 reporter.report(received: machine.bytesWritten, total: machine.expectedLength)
             }
         } catch {
-            file.closeFile()
             throw redacted(ErrandError(error))
         }
     }

@@ -3,41 +3,31 @@ import Foundation
 /// The life of one download to a file as states and transitions, with no file and no socket in it: the download feeds
 /// it what it finds and what the server answers, and does what each transition returns.
 ///
+/// A resume joins bytes of two responses, so it happens only when every answer proves they are one version: the
+/// partial file's record names a strong validator and the file's length, and the 206 repeats that validator and
+/// names the bytes asked for of that same length. Anything else starts the file again from zero.
+///
 /// ```
-/// idle ─start(no usable partial file)──────────▶ requesting(from: 0) ──────────── action: request the whole file
-/// idle ─start(partial file + validator, resume)─▶ requesting(from: n) ──────────── action: request bytes n- with If-Range
-/// requesting ─head(200)──────────────────────────▶ receiving(from: 0)  ──────────── action: write from zero (a restart)
-/// requesting(from: n) ─head(206 bytes n-…/total)─▶ receiving(from: n)  ──────────── action: append
-/// requesting(from: n) ─head(416 */n)─────────────▶ committing           ──────────── action: commit (it was complete)
-/// requesting(from: n) ─head(206 elsewhere, 416)──▶ requesting(from: 0) ──────────── action: restart without a range
-/// requesting ─head(other status)─────────────────▶ finished(failed)
-/// receiving ─received(bytes)─────────────────────▶ receiving            (more than announced: failed)
-/// receiving ─bodyEnded──────────────────────────▶ committing            (exactly the announced length; else failed)
-/// receiving(n) ─interrupted(resumable)───────────▶ requesting(from: n) ─── action: request bytes n- with If-Range
-/// receiving ─interrupted(not resumable)──────────▶ finished(failed)
-/// committing ─committed──────────────────────────▶ finished(succeeded)
-/// every state but finished ─failed(error)────────▶ finished(failed)     (the partial file stays for a resume)
+/// idle ─start(no partial file, or no validator or length for it)─▶ requesting(from: 0)  ── request the whole file
+/// idle ─start(partial file of a known version, resume)──────────▶ requesting(from: n)  ── bytes n- with If-Range
+/// requesting ─head(200)──────────────────────────────────────────▶ receiving(from: 0)   ── write from zero
+/// requesting(n) ─head(206: the validator, bytes n-(total-1)/total)▶ receiving(from: n)   ── append
+/// requesting(n) ─head(416 */total: the validator, n == total)────▶ committing           ── commit (it was complete)
+/// requesting(n) ─head(any other 206 or 416)──────────────────────▶ requesting(from: 0)  ── restart without a range
+/// requesting ─head(other status)─────────────────────────────────▶ failed
+/// receiving ─received(bytes)─────────────────────────────────────▶ receiving            (past the length: failed)
+/// receiving ─bodyEnded───────────────────────────────────────────▶ committing           (exactly the length; else failed)
+/// receiving(n) ─interrupted(resumable, version known)────────────▶ requesting(from: n)  ── bytes n- with If-Range
+/// receiving ─interrupted(otherwise)──────────────────────────────▶ failed
+/// committing ─committed──────────────────────────────────────────▶ succeeded
+/// every state but the last two ─failed(error)────────────────────▶ failed               (the partial file stays)
 /// ```
 struct DownloadStateMachine: Sendable {
-    /// How a server identifies the version of the file, for `If-Range`.
-    struct Validator: Sendable, Hashable, Codable {
-        /// A strong ETag or a Last-Modified date, as the server sent it.
-        var value: String
-        /// Whether ``value`` is an ETag (else a Last-Modified date).
-        var isETag: Bool
-
-        /// The validator a response offers: its ETag when strong, else its Last-Modified date.
-        static func of(etag: String?, lastModified: String?) -> Validator? {
-            if let etag, !etag.hasPrefix("W/"), !etag.isEmpty { return Validator(value: etag, isETag: true) }
-            if let lastModified, !lastModified.isEmpty { return Validator(value: lastModified, isETag: false) }
-            return nil
-        }
-    }
-
     enum State: Sendable, Equatable {
         case idle
-        /// Waiting for the head of a request for the bytes from `offset` on.
-        case requesting(offset: Int64, restarted: Bool)
+        /// Waiting for the head of a request for the bytes from `offset` on; `resuming` is the version the bytes
+        /// before `offset` belong to (`nil` from zero).
+        case requesting(offset: Int64, restarted: Bool, resuming: Version?)
         /// Writing the body; `written` bytes are in the file, `expected` is the file's full length when known.
         case receiving(written: Int64, expected: Int64?, resumed: Bool)
         /// The file is complete: flushing and moving it into place.
@@ -53,7 +43,7 @@ struct DownloadStateMachine: Sendable {
         case request(range: Int64?, ifRange: Validator?)
         /// Start writing the body: at `offset` (0 truncates the partial file first).
         case write(at: Int64)
-        /// Drop the partial file and send the request again for the whole file.
+        /// Empty the partial file and send the request again for the whole file.
         case restart
         /// Flush the file and move it to the destination.
         case commit
@@ -77,37 +67,41 @@ struct DownloadStateMachine: Sendable {
     /// The version of the file being received, as its response named it.
     private(set) var validator: Validator?
 
-    /// The download starts with `partialSize` bytes already in the partial file, whose version `validator` names.
-    mutating func start(partialSize: Int64, validator: Validator?, resume: Bool) -> Action {
+    /// The download starts with `partialSize` bytes already in the partial file, of the version `saved` names.
+    mutating func start(partialSize: Int64, saved: Version?, resume: Bool) -> Action {
         guard case .idle = state else { return .none }
-        guard resume, partialSize > 0, let validator else {
-            state = .requesting(offset: 0, restarted: false)
+        guard resume, partialSize > 0, let saved, partialSize <= saved.length else {
+            state = .requesting(offset: 0, restarted: false, resuming: nil)
             return .request(range: nil, ifRange: nil)
         }
-        state = .requesting(offset: partialSize, restarted: false)
-        return .request(range: partialSize, ifRange: validator)
+        state = .requesting(offset: partialSize, restarted: false, resuming: saved)
+        return .request(range: partialSize, ifRange: saved.validator)
     }
 
-    /// The final head arrived: its status, `Content-Length` and `Content-Range`; `accepts` says whether the request
-    /// accepts the status.
+    /// The final head arrived: its status, `Content-Length`, `Content-Range` and strong validator; `accepts` says
+    /// whether the request accepts the status.
     mutating func head(
         status: Int, contentLength: Int64?, contentRange: String?, accepts: Bool, validator: Validator? = nil
     ) -> Action {
-        guard case .requesting(let offset, let restarted) = state else { return .none }
+        guard case .requesting(let offset, let restarted, let resuming) = state else { return .none }
         self.validator = validator
         switch status {
         case 206 where offset > 0:
-            guard let range = ContentRange(contentRange), range.start == offset, let total = range.total else {
-                return restartOrFail(restarted, .badRange(contentRange))
-            }
-            state = .receiving(written: offset, expected: total, resumed: true)
+            guard let resuming, validator == resuming.validator, let range = ContentRange(contentRange),
+                range.start == offset, range.total == resuming.length, range.end == resuming.length - 1
+            else { return restartOrFail(restarted, .badRange(contentRange)) }
+            state = .receiving(written: offset, expected: resuming.length, resumed: true)
             return .write(at: offset)
         case 416 where offset > 0:
-            if let range = ContentRange(contentRange), range.start == nil, range.total == offset {
-                state = .committing(resumed: true)
-                return .commit
-            }
-            return restartOrFail(restarted, .status(status))
+            // The partial file is the whole file only if it is as long as its version, the server says that
+            // version's length is all there is, and names no other version.
+            guard let resuming, let range = ContentRange(contentRange), range.start == nil,
+                range.total == resuming.length, offset == resuming.length,
+                validator == nil || validator == resuming.validator
+            else { return restartOrFail(restarted, .status(status)) }
+            self.validator = resuming.validator
+            state = .committing(resumed: true)
+            return .commit
         case _ where accepts && status != 206 && (200...299).contains(status):
             state = .receiving(written: 0, expected: contentLength, resumed: false)
             return .write(at: 0)
@@ -141,12 +135,13 @@ struct DownloadStateMachine: Sendable {
     }
 
     /// The body stopped short (the connection was lost, a timeout fired). With `canResume` (the retry policy allows
-    /// another attempt) and a strong ETag naming this version, the download continues from the bytes written;
-    /// otherwise it fails, the partial file kept for a later resume.
+    /// another attempt), a strong validator naming this version and its length known, the download continues from
+    /// the bytes written, checked as every resume is; otherwise it fails, the partial file kept for a later resume.
     mutating func interrupted(reason: String, canResume: Bool) -> Action {
-        guard case .receiving(let written, _, _) = state, canResume, written > 0, let validator, validator.isETag
+        guard case .receiving(let written, let expected?, _) = state, canResume, written > 0, let validator
         else { return failed(reason) }
-        state = .requesting(offset: written, restarted: false)
+        let version = Version(validator: validator, length: expected)
+        state = .requesting(offset: written, restarted: false, resuming: version)
         return .request(range: written, ifRange: validator)
     }
 
@@ -183,7 +178,7 @@ struct DownloadStateMachine: Sendable {
             state = .failed
             return .fail(failure, discard: true)
         }
-        state = .requesting(offset: 0, restarted: true)
+        state = .requesting(offset: 0, restarted: true, resuming: nil)
         return .restart
     }
 }

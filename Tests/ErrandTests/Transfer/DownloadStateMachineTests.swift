@@ -6,23 +6,30 @@ import Testing
 struct DownloadStateMachineTests {
     let etag = DownloadStateMachine.Validator(value: "\"abc\"", isETag: true)
 
+    /// The version a partial file of a `length`-byte file holds, by the strong ETag `etag`.
+    func saved(_ length: Int64) -> DownloadStateMachine.Version { .init(validator: etag, length: length) }
+
     @Test("without a usable partial file the whole file is asked for")
     func fresh() {
         var machine = DownloadStateMachine()
-        #expect(machine.start(partialSize: 0, validator: etag, resume: true) == .request(range: nil, ifRange: nil))
-        var noValidator = DownloadStateMachine()
-        #expect(noValidator.start(partialSize: 10, validator: nil, resume: true) == .request(range: nil, ifRange: nil))
+        #expect(machine.start(partialSize: 0, saved: saved(10), resume: true) == .request(range: nil, ifRange: nil))
+        var noVersion = DownloadStateMachine()
+        #expect(noVersion.start(partialSize: 10, saved: nil, resume: true) == .request(range: nil, ifRange: nil))
         var notResuming = DownloadStateMachine()
         #expect(
-            notResuming.start(partialSize: 10, validator: etag, resume: false) == .request(range: nil, ifRange: nil))
+            notResuming.start(partialSize: 10, saved: saved(20), resume: false) == .request(range: nil, ifRange: nil))
+        // More bytes than the version has: not a prefix of it.
+        var tooLong = DownloadStateMachine()
+        #expect(tooLong.start(partialSize: 30, saved: saved(20), resume: true) == .request(range: nil, ifRange: nil))
     }
 
     @Test("a partial file is continued with Range and If-Range; 206 appends; the announced total ends it")
     func resumes() {
         var machine = DownloadStateMachine()
-        #expect(machine.start(partialSize: 100, validator: etag, resume: true) == .request(range: 100, ifRange: etag))
+        #expect(machine.start(partialSize: 100, saved: saved(150), resume: true) == .request(range: 100, ifRange: etag))
         #expect(
-            machine.head(status: 206, contentLength: 50, contentRange: "bytes 100-149/150", accepts: true)
+            machine.head(
+                status: 206, contentLength: 50, contentRange: "bytes 100-149/150", accepts: true, validator: etag)
                 == .write(at: 100))
         #expect(machine.received(30) == .none)
         #expect(machine.bytesWritten == 130)
@@ -35,7 +42,7 @@ struct DownloadStateMachineTests {
     @Test("a 200 to a range request (range ignored, or the file changed) restarts from zero")
     func restartsOn200() {
         var machine = DownloadStateMachine()
-        _ = machine.start(partialSize: 100, validator: etag, resume: true)
+        _ = machine.start(partialSize: 100, saved: saved(500), resume: true)
         #expect(machine.head(status: 200, contentLength: 500, contentRange: nil, accepts: true) == .write(at: 0))
         #expect(machine.bytesWritten == 0)
         _ = machine.received(500)
@@ -47,12 +54,12 @@ struct DownloadStateMachineTests {
     @Test("416 with the whole file present completes; another 416 restarts once, then fails")
     func rangeNotSatisfiable() {
         var complete = DownloadStateMachine()
-        _ = complete.start(partialSize: 150, validator: etag, resume: true)
+        _ = complete.start(partialSize: 150, saved: saved(150), resume: true)
         #expect(complete.head(status: 416, contentLength: nil, contentRange: "bytes */150", accepts: false) == .commit)
         var longer = DownloadStateMachine()
-        _ = longer.start(partialSize: 200, validator: etag, resume: true)
+        _ = longer.start(partialSize: 200, saved: saved(200), resume: true)
         #expect(longer.head(status: 416, contentLength: nil, contentRange: "bytes */150", accepts: false) == .restart)
-        #expect(longer.state == .requesting(offset: 0, restarted: true))
+        #expect(longer.state == .requesting(offset: 0, restarted: true, resuming: nil))
         #expect(
             longer.head(status: 416, contentLength: nil, contentRange: "bytes */150", accepts: false)
                 == .fail(.status(416), discard: false))
@@ -61,19 +68,21 @@ struct DownloadStateMachineTests {
     @Test("a 206 for another range restarts without a range")
     func wrongRange() {
         var machine = DownloadStateMachine()
-        _ = machine.start(partialSize: 100, validator: etag, resume: true)
-        #expect(machine.head(status: 206, contentLength: 50, contentRange: "bytes 0-49/150", accepts: true) == .restart)
+        _ = machine.start(partialSize: 100, saved: saved(150), resume: true)
+        #expect(
+            machine.head(status: 206, contentLength: 50, contentRange: "bytes 0-49/150", accepts: true, validator: etag)
+                == .restart)
     }
 
     @Test("a short body fails and keeps the partial file; a long one fails and discards it")
     func lengths() {
         var short = DownloadStateMachine()
-        _ = short.start(partialSize: 0, validator: nil, resume: false)
+        _ = short.start(partialSize: 0, saved: nil, resume: false)
         _ = short.head(status: 200, contentLength: 100, contentRange: nil, accepts: true)
         _ = short.received(60)
         #expect(short.bodyEnded() == .fail(.length(received: 60, expected: 100), discard: false))
         var long = DownloadStateMachine()
-        _ = long.start(partialSize: 0, validator: nil, resume: false)
+        _ = long.start(partialSize: 0, saved: nil, resume: false)
         _ = long.head(status: 200, contentLength: 100, contentRange: nil, accepts: true)
         #expect(long.received(101) == .fail(.length(received: 101, expected: 100), discard: true))
     }
@@ -81,12 +90,12 @@ struct DownloadStateMachineTests {
     @Test("a status the request does not accept fails without touching the partial file; unknown length is accepted")
     func statuses() {
         var missing = DownloadStateMachine()
-        _ = missing.start(partialSize: 100, validator: etag, resume: true)
+        _ = missing.start(partialSize: 100, saved: saved(150), resume: true)
         #expect(
             missing.head(status: 404, contentLength: 9, contentRange: nil, accepts: false)
                 == .fail(.status(404), discard: false))
         var chunked = DownloadStateMachine()
-        _ = chunked.start(partialSize: 0, validator: nil, resume: false)
+        _ = chunked.start(partialSize: 0, saved: nil, resume: false)
         _ = chunked.head(status: 200, contentLength: nil, contentRange: nil, accepts: true)
         _ = chunked.received(1234)
         #expect(chunked.bodyEnded() == .commit)
@@ -96,7 +105,7 @@ struct DownloadStateMachineTests {
     @Test("a failure mid-body ends the machine; later events do nothing")
     func failure() {
         var machine = DownloadStateMachine()
-        _ = machine.start(partialSize: 0, validator: nil, resume: false)
+        _ = machine.start(partialSize: 0, saved: nil, resume: false)
         _ = machine.head(status: 200, contentLength: 10, contentRange: nil, accepts: true)
         #expect(machine.failed("connection lost") == .fail(.other("connection lost"), discard: false))
         #expect(machine.received(5) == .none)
@@ -116,14 +125,6 @@ struct DownloadStateMachineTests {
         #expect(ContentRange(text) == expected)
     }
 
-    @Test("validators: a strong ETag first, else Last-Modified; weak ETags are never used")
-    func validators() {
-        #expect(
-            DownloadStateMachine.Validator.of(etag: "\"x\"", lastModified: "d") == .init(value: "\"x\"", isETag: true))
-        #expect(
-            DownloadStateMachine.Validator.of(etag: "W/\"x\"", lastModified: "d") == .init(value: "d", isETag: false))
-        #expect(DownloadStateMachine.Validator.of(etag: nil, lastModified: nil) == nil)
-    }
 }
 
 extension ContentRange {

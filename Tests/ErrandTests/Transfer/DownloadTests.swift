@@ -63,14 +63,20 @@ struct DownloadTests {
     /// The strong ETag nginx sends for a file.
     func etag(_ client: APIClient, _ url: URL) async throws -> DownloadStateMachine.Validator {
         let head = try await client.send(Request<Void>(method: .head, url: url))
-        return try #require(DownloadStateMachine.Validator.of(etag: head.headers["ETag"], lastModified: nil))
+        return try #require(
+            DownloadStateMachine.Validator.of(etag: head.headers["ETag"], lastModified: nil, date: nil))
     }
 
-    /// Leaves a partial file beside `destination` as an interrupted download would.
-    func leavePartial(_ bytes: Data, validator: DownloadStateMachine.Validator, url: URL, destination: URL) throws {
+    /// Leaves a partial file beside `destination` as an interrupted download of a `length`-byte file would.
+    func leavePartial(
+        _ bytes: Data, validator: DownloadStateMachine.Validator, length: Int, url: URL, destination: URL
+    ) throws {
         let file = DownloadFile(destination: destination)
         try bytes.write(to: file.partial)
-        try file.saveRecord(DownloadFile.Record(validator: validator, length: nil, url: url.absoluteString))
+        try file.saveRecord(
+            DownloadFile.Record(
+                validator: validator, length: Int64(length), url: url.absoluteString,
+                name: destination.lastPathComponent))
     }
 
     @Test(
@@ -106,7 +112,8 @@ struct DownloadTests {
         let client = try client(kind)
         let url = try served.url()
         try leavePartial(
-            served.contents.prefix(700_000), validator: try await etag(client, url), url: url, destination: destination)
+            served.contents.prefix(700_000), validator: try await etag(client, url), length: served.contents.count,
+            url: url, destination: destination)
         let progress = TransferProgressStream(interval: .milliseconds(1))
         async let finished = client.download(Request(url: url), to: destination, resume: true, progress: progress)
         var updates: [TransferProgress] = []
@@ -130,8 +137,8 @@ struct DownloadTests {
         let url = try served.url("no-ranges")
         // Wrong bytes in the partial file: kept, they would corrupt the result.
         try leavePartial(
-            Data(repeating: 0, count: 300_000), validator: try await etag(client, url), url: url,
-            destination: destination)
+            Data(repeating: 0, count: 300_000), validator: try await etag(client, url), length: served.contents.count,
+            url: url, destination: destination)
         let download = try await client.download(Request(url: url), to: destination, resume: true)
         #expect(download.status == 200)
         #expect(!download.resumed)
@@ -146,7 +153,9 @@ struct DownloadTests {
         let client = try client(kind)
         let url = try old.url()
         let oldTag = try await etag(client, url)
-        try leavePartial(old.contents.prefix(400_000), validator: oldTag, url: url, destination: destination)
+        try leavePartial(
+            old.contents.prefix(400_000), validator: oldTag, length: old.contents.count, url: url,
+            destination: destination)
         let new = try Served(size: (1 << 20) + 4096, name: name)
         #expect(try await etag(client, url) != oldTag)
         let download = try await client.download(Request(url: url), to: destination, resume: true)
@@ -161,7 +170,9 @@ struct DownloadTests {
         let destination = try Self.folder().appendingPathComponent("file.bin")
         let client = try client(kind)
         let url = try served.url()
-        try leavePartial(served.contents, validator: try await etag(client, url), url: url, destination: destination)
+        try leavePartial(
+            served.contents, validator: try await etag(client, url), length: served.contents.count, url: url,
+            destination: destination)
         let download = try await client.download(Request(url: url), to: destination, resume: true)
         #expect(download.status == 416)
         #expect(download.resumed)
@@ -247,6 +258,30 @@ struct DownloadTests {
         let download = try await client(kind).download(unlimited, to: destination, resume: true)
         #expect(download.resumed)
         #expect(download.status == 206)
+        #expect(try Data(contentsOf: destination) == served.contents)
+    }
+}
+
+extension DownloadTests {
+    @Test(
+        "another process's download holds the destination: this one fails at once; once it is killed, this one resumes",
+        .enabled(if: DownloadChild.isBuilt), arguments: TransportKind.allCases)
+    func destinationHeldByAnotherProcess(kind: TransportKind) async throws {
+        let served = try Served(size: 12 << 20)
+        let destination = try Self.folder().appendingPathComponent("file.bin")
+        let url = try served.url("slow-downloads")
+        let child = try DownloadChild(url: url, destination: destination, kind: kind)
+        #expect(try await child.waitForBytes(atLeast: 512 * 1024) >= 512 * 1024)
+        var unlimited = Request<Data>(url: url)
+        unlimited.headers["X-Limit-Rate"] = "0"
+        let error = await #expect(throws: ErrandError.self) {
+            try await client(kind).download(unlimited, to: destination, resume: true)
+        }
+        #expect(error.map { DownloadDestinationTests.isBusy($0, destination: destination) } == true)
+        // The kernel lets the lock go with the killed process; what it wrote is resumed.
+        await child.kill()
+        let download = try await client(kind).download(unlimited, to: destination, resume: true)
+        #expect(download.resumed)
         #expect(try Data(contentsOf: destination) == served.contents)
     }
 }
