@@ -29,6 +29,11 @@ struct MealDBSession {
         guard !apiKey.trimmingCharacters(in: .whitespaces).isEmpty, !apiKey.contains("/") else {
             throw invocation.usageError("the API key must be a non-empty word without '/'")
         }
+        // The key is a path segment of every URL; "." and ".." would step out of the API's path instead.
+        guard apiKey != ".", apiKey != ".." else {
+            throw invocation.usageError(
+                "the API key cannot be '\(apiKey)': it would be read as a step in the URL's path, not as a key")
+        }
         client = MealDBClient(apiKey: apiKey, configuration: setup.configuration(console: console))
         output = MealOutput(console: console, json: context.wantsJSON)
     }

@@ -8,6 +8,8 @@ struct MetOutput {
     let json: Bool
 
     private var width: Int { console.terminal.width }
+    /// How many skipped IDs a warning names before it only counts.
+    static let namedSkips = 10
     private var style: Style { console.outStyle }
 
     func search(_ result: FetchedObjects, text: String, limit: Int) {
@@ -36,12 +38,17 @@ struct MetOutput {
     }
 
     /// One warning per kind of skip: objects the Met lists but does not serve, and objects whose answer could not
-    /// be read (a malformed body is not the Met declining to serve it).
+    /// be read (a malformed body is not the Met declining to serve it). Each names its first few IDs and counts the
+    /// rest, so thousands of skips stay one short line; `--json` lists every one.
     private func warnAboutSkipped(_ skipped: [SkippedObject]) {
         let notServed = skipped.filter(\.isNotServed).map(\.id)
         let unreadable = skipped.filter { !$0.isNotServed }.map(\.id)
         func count(_ ids: [Int]) -> String { "\(ids.count) object\(ids.count == 1 ? "" : "s")" }
-        func list(_ ids: [Int]) -> String { ids.map(String.init).joined(separator: ", ") }
+        func list(_ ids: [Int]) -> String {
+            let named = ids.prefix(Self.namedSkips).map(String.init).joined(separator: ", ")
+            guard ids.count > Self.namedSkips else { return named }
+            return "\(named) and \(ids.count - Self.namedSkips) more (--json lists every ID)"
+        }
         if !notServed.isEmpty {
             console.warning("skipped \(count(notServed)) the Met does not serve: \(list(notServed)).")
         }

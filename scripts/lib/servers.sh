@@ -17,6 +17,9 @@ servers_require_packages() {
   command -v openssl >/dev/null 2>&1 || missing+=(openssl)
   # The curl-command tests run the printed commands with the real curl.
   command -v curl >/dev/null 2>&1 || missing+=(curl)
+  # ...in each shell a person pastes them into: bash, zsh and dash.
+  command -v zsh >/dev/null 2>&1 || missing+=(zsh)
+  command -v dash >/dev/null 2>&1 || missing+=(dash)
   # The browse end-to-end tests run both apps inside tmux.
   command -v tmux >/dev/null 2>&1 || missing+=(tmux)
   [[ -x $SERVERS_PY ]] && "$SERVERS_PY" -c 'import httpbin' >/dev/null 2>&1 || missing+=(python3-httpbin)

@@ -6,7 +6,9 @@ import Foundation
 public struct ClientSetup: Sendable {
     /// The server root.
     public var baseURL: URL
-    /// Per-request timeout (`--timeout`); `nil` keeps the client's default.
+    /// The timeout of each attempt (`--timeout`), as curl's `--max-time` is with `--retry`: a request that times out
+    /// is tried again within ``retry``, so it may take up to that many timeouts and the backoff between them. `nil`
+    /// keeps the client's default.
     public var timeout: Duration?
     /// Whether to print one line per exchange.
     public var isVerbose: Bool

@@ -155,28 +155,37 @@ struct CurlCommandTests {
         #expect(seen.boundary != sent.boundary)
     }
 
-    @Test("printf writes back every byte value exactly")
+    @Test("printf writes back every byte value exactly, in bash, zsh and dash")
     func printfRoundTrip() async throws {
         let every = Data((0...255).map(UInt8.init) + Array("%s %% \\ \\0 '".utf8))
-        #expect(try await Self.run(CurlCommandBuilder.printf(every)) == every)
+        for shell in CurlCommandShell.allCases where shell.isUsable {
+            let outcome = try await shell.run(ShellWord.printf(every))
+            #expect(outcome.status == 0)
+            #expect(outcome.output == every, "\(shell)")
+        }
     }
 
-    @Test("methods and bodiless requests print as curl expects them")
+    @Test("methods and bodiless requests print as curl expects them, curl's own headers switched off")
     func shapes() throws {
+        let own = " \\\n  --header Accept: \\\n  --header User-Agent:"
         #expect(
             TransportRequest(url: URL(string: "http://[::1]:8080/a")!).curlCommand()
-                == "curl \\\n  --globoff \\\n  'http://[::1]:8080/a'")
+                == "curl \\\n  --globoff \\\n  'http://[::1]:8080/a'" + own)
         #expect(
             TransportRequest(method: .head, url: URL(string: "https://example.com/")!).curlCommand()
-                == "curl \\\n  --head \\\n  https://example.com/")
+                == "curl \\\n  --head \\\n  https://example.com/" + own)
         #expect(
             TransportRequest(method: .delete, url: URL(string: "https://example.com/")!).curlCommand()
-                == "curl \\\n  --request DELETE \\\n  https://example.com/")
+                == "curl \\\n  --request DELETE \\\n  https://example.com/" + own)
         let post = TransportRequest(
-            method: .post, url: URL(string: "https://example.com/")!, body: .data(Data("a".utf8)))
-        #expect(post.curlCommand() == "curl \\\n  https://example.com/ \\\n  --data-binary a")
+            method: .post, url: URL(string: "https://example.com/")!, headers: ["Accept": "*/*", "User-Agent": "x"],
+            body: .data(Data("a".utf8)))
+        #expect(
+            post.curlCommand()
+                == "curl \\\n  https://example.com/ \\\n  --header 'Accept: */*' \\\n  --header 'User-Agent: x' "
+                + "\\\n  --header Expect: \\\n  --header Content-Type: \\\n  --data-binary a")
         #expect(
             TransportRequest(url: URL(string: "https://u:p@example.com/")!).curlCommand()
-                == "curl \\\n  https://example.com/")
+                == "curl \\\n  https://example.com/" + own)
     }
 }
