@@ -35,6 +35,13 @@ any string a test picks to keep its counters and log apart from other tests runn
   /echo/{key}/...                   200 JSON {"method", "path", "query", "headers", "body", "length"}: the request as
                                     it arrived, its body as text
 
+  /cache/{key}?h=Name:Value&...    200 with each `h` as a header line, in order (repeat `h` for repeated lines; a
+                                    Name of `Date` or `Server` replaces the default one), body `body {count}` (or
+                                    ?body=TEXT, then `TEXT {count}`); with ?etag=E and a request `If-None-Match: E`,
+                                    304 with the same `h` lines and no body; ?status=N answers N; ?location=L and
+                                    ?content-location=L send those fields; `h2` lines replace the `h` ones from
+                                    the key's second request on. HEAD answers the same head, no body.
+
   GET /__log?key=K                  [{"time", "method", "path", "query", "headers", "length"}] for every request of
                                     key K (`length`: its body's bytes)
                                     (all requests without `key`); `time` is seconds since the epoch, float
@@ -58,7 +65,7 @@ import threading
 import time
 from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, unquote
+from urllib.parse import parse_qs, parse_qsl, unquote
 
 import fault_downloads
 
@@ -355,6 +362,38 @@ class Handler(BaseHTTPRequestHandler):
             body = GZIP_BOMB_CACHE[size] = gzip.compress(b"\0" * size, compresslevel=9)
         self.send_body(200, body, "application/json", {"Content-Encoding": "gzip"})
 
+    def cache(self, key, rest, params, count, path):
+        # parse_qs keeps only the last of a repeated name above; the header lines need every one, in order.
+        query = self.path.partition("?")[2]
+        lines = []
+        # From the key's second request on, `h2` lines (when there are any) stand in for the `h` ones.
+        chosen = "h2" if count >= 2 and "h2=" in query else "h"
+        for name, value in parse_qsl(query, keep_blank_values=True):
+            if name == chosen and ":" in value:
+                field, _, text = value.partition(":")
+                lines.append((field.strip(), text.strip()))
+            elif name in ("location", "content-location"):
+                lines.append((name.title(), value))
+        etag = params.get("etag")
+        status = self.int_param(params, "status", 200, 100, 599)
+        if etag is not None and self.headers.get("If-None-Match") == etag:
+            status = 304
+        body = b"" if status == 304 else f"{params.get('body', 'body')} {count}".encode("utf-8")
+        names = {field.lower() for field, _ in lines}
+        self.send_response_only(status)
+        if "date" not in names:
+            self.send_header("Date", formatdate(usegmt=True))
+        if etag is not None and "etag" not in names:
+            self.send_header("ETag", etag)
+        self.send_header("Content-Type", "text/plain")
+        if status != 304:
+            self.send_header("Content-Length", str(len(body)))
+        for field, text in lines:
+            self.send_header(field, text)
+        self.end_headers()
+        if self.command != "HEAD" and body:
+            self.wfile.write(body)
+
     def wrong_content_type(self, key, rest, params, count, path):
         self.send_body(200, json.dumps({"key": key}), params.get("type", "text/html"))
 
@@ -367,7 +406,7 @@ FAULTS = {
     "redirect-loop": Handler.redirect_loop,
     "redirect-to-http": Handler.redirect_to_http, "wrong-content-type": Handler.wrong_content_type,
     "auth": Handler.auth, "gzip-bomb": Handler.gzip_bomb, "redirect": Handler.redirect, "echo": Handler.echo,
-    "flaky-file": Handler.flaky_file,
+    "flaky-file": Handler.flaky_file, "cache": Handler.cache,
 }
 FAULTS.update(fault_downloads.ROUTES)
 GZIP_BOMB_CACHE = {}

@@ -1,21 +1,26 @@
 import Foundation
 
-/// The directives of `Cache-Control` header fields, as RFC 9111 §5.2 defines them, parsed leniently.
+/// The directives of `Cache-Control` header fields, as RFC 9111 §5.2 defines them, for requests and responses alike.
 ///
-/// Unknown directives are ignored; a malformed delta-seconds value makes its directive count as present without a
-/// value (so `max-age=abc` is treated as already stale, the safe reading).
+/// Unknown directives are ignored. A malformed delta-seconds value of `max-age` makes the directive count as present
+/// without a value (so `max-age=abc` is treated as already stale, the safe reading); other malformed values are
+/// ignored. Numbers beyond 2³¹ count as 2³¹ (RFC 9111 §1.2.2).
 struct CacheControl: Sendable, Hashable {
     /// `max-age`, in seconds.
     var maxAge: Int?
     /// `stale-if-error` (RFC 5861), in seconds.
     var staleIfError: Int?
+    /// `stale-while-revalidate` (RFC 5861), in seconds.
+    var staleWhileRevalidate: Int?
     /// `no-store`.
     var noStore = false
-    /// `no-cache` (with or without field names: both mean "revalidate before every use" here).
+    /// `no-cache` without field names: revalidate before every use.
     var noCache = false
-    /// `must-revalidate` (and `proxy-revalidate`, which a private cache may treat alike).
+    /// The field names of qualified `no-cache="a, b"` forms, lower-cased: those fields are not stored.
+    var noCacheFields: [String] = []
+    /// `must-revalidate`. (`proxy-revalidate` concerns shared caches only, and is ignored by this private one.)
     var mustRevalidate = false
-    /// `private`.
+    /// `private`, with or without field names (a private cache may store either).
     var isPrivate = false
     /// `public`.
     var isPublic = false
@@ -23,6 +28,17 @@ struct CacheControl: Sendable, Hashable {
     var immutable = false
     /// Whether `max-age` appeared but its value was not a number.
     var hasInvalidMaxAge = false
+    /// Request only: `min-fresh`, in seconds.
+    var minFresh: Int?
+    /// Request only: `max-stale`, in seconds; ``unlimitedStaleness`` when it came without a value.
+    var maxStale: Int?
+    /// Request only: `only-if-cached`.
+    var onlyIfCached = false
+
+    /// The `max-stale` of a directive without a value: any staleness.
+    static let unlimitedStaleness = Int.max
+    /// The largest delta-seconds kept: 2³¹, as RFC 9111 §1.2.2 allows for anything bigger.
+    static let largestDeltaSeconds = 2_147_483_648
 
     /// Parses every `Cache-Control` field of the headers.
     init(_ headers: HTTPHeaders) {
@@ -38,6 +54,9 @@ struct CacheControl: Sendable, Hashable {
         }
     }
 
+    /// No directives.
+    init() {}
+
     private mutating func apply(name: String, value: String?) {
         switch name {
         case "max-age":
@@ -46,16 +65,35 @@ struct CacheControl: Sendable, Hashable {
             } else {
                 hasInvalidMaxAge = true
             }
-        case "stale-if-error":
-            staleIfError = Self.deltaSeconds(value)
+        case "stale-if-error": staleIfError = Self.deltaSeconds(value) ?? staleIfError
+        case "stale-while-revalidate": staleWhileRevalidate = Self.deltaSeconds(value) ?? staleWhileRevalidate
+        case "min-fresh": minFresh = Self.deltaSeconds(value) ?? minFresh
+        case "max-stale":
+            if value == nil {
+                maxStale = Self.unlimitedStaleness
+            } else if let seconds = Self.deltaSeconds(value) {
+                maxStale = max(maxStale ?? 0, seconds)
+            }
+        case "only-if-cached": onlyIfCached = true
         case "no-store": noStore = true
-        case "no-cache": noCache = true
-        case "must-revalidate", "proxy-revalidate": mustRevalidate = true
+        case "no-cache":
+            // The qualified form names fields not to reuse without revalidation; the rest may be reused (§5.2.2.4).
+            if let value {
+                noCacheFields += Self.fieldNames(value)
+            } else {
+                noCache = true
+            }
+        case "must-revalidate": mustRevalidate = true
         case "private": isPrivate = true
         case "public": isPublic = true
         case "immutable": immutable = true
         default: break
         }
+    }
+
+    /// The lower-cased field names of a quoted list such as `"Set-Cookie, X-Token"`.
+    private static func fieldNames(_ list: String) -> [String] {
+        list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
     }
 
     /// Splits a field value on commas outside quoted strings into lower-cased names and unquoted values.
@@ -101,9 +139,21 @@ struct CacheControl: Sendable, Hashable {
             decoding: bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
-    /// A non-negative integer number of seconds; huge values saturate instead of failing (RFC 9111 §1.2.2).
-    private static func deltaSeconds(_ value: String?) -> Int? {
-        guard let value, !value.isEmpty, value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber) else { return nil }
-        return Int(value) ?? Int(Int32.max)
+    /// A non-negative integer number of seconds (RFC 9111 §1.2.1: digits only); huge values saturate at
+    /// ``largestDeltaSeconds`` instead of failing (§1.2.2).
+    static func deltaSeconds(_ value: String?) -> Int? {
+        guard let value else { return nil }
+        return deltaSeconds(Substring(value).utf8)
+    }
+
+    /// ``deltaSeconds(_:)`` on bytes, for callers that already have them.
+    static func deltaSeconds(_ bytes: Substring.UTF8View) -> Int? {
+        guard !bytes.isEmpty else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = min(largestDeltaSeconds, value * 10 + Int(byte - UInt8(ascii: "0")))
+        }
+        return value
     }
 }

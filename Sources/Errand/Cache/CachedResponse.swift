@@ -52,12 +52,12 @@ struct CachedResponse: Sendable {
             let length = field.name.utf8.count
             let name = length == 3 || length == 4 || length == 7 || length == 13 ? field.name.lowercased() : ""
             switch name {
-            case "age": ageText = ageText ?? field.value
-            case "date": dateText = dateText ?? field.value
+            case "age": Self.combine(&ageText, field.value)
+            case "date": Self.combine(&dateText, field.value)
             case "vary": varyFields.add(name: "Vary", value: field.value)
-            case "expires": expiresText = expiresText ?? field.value
+            case "expires": Self.combine(&expiresText, field.value)
             case "cache-control": cacheControl.append(field.value)
-            case "last-modified": lastModifiedText = lastModifiedText ?? field.value
+            case "last-modified": Self.combine(&lastModifiedText, field.value)
             default: break
             }
             if name != "age" { withoutAge.append(field) }
@@ -66,26 +66,35 @@ struct CachedResponse: Sendable {
         control = CacheControl(values: cacheControl)
         varyNames = varyFields.count == 0 ? [] : CacheKey.varyNames(varyFields)
 
-        let date = dateText.flatMap(HTTPDate.parse) ?? responseTime
+        let date = dateText.flatMap { HTTPDate.parse($0, now: responseTime) } ?? responseTime
         if let maxAge = control.maxAge {
             explicitLifetime = TimeInterval(maxAge)
         } else if control.hasInvalidMaxAge {
             explicitLifetime = 0
         } else if let expiresText {
             // An Expires that is not a date (often "0" or "-1") means already expired (RFC 9111 §5.3).
-            explicitLifetime = HTTPDate.parse(expiresText).map { max(0, $0.timeIntervalSince(date)) } ?? 0
+            explicitLifetime =
+                HTTPDate.parse(expiresText, now: responseTime).map { max(0, $0.timeIntervalSince(date)) } ?? 0
         } else {
             explicitLifetime = nil
         }
-        if let lastModified = lastModifiedText.flatMap(HTTPDate.parse), lastModified < date {
+        if let lastModified = lastModifiedText.flatMap({ HTTPDate.parse($0, now: responseTime) }), lastModified < date {
             heuristicLifetime = min(date.timeIntervalSince(lastModified) / 10, 86_400)
         } else {
             heuristicLifetime = 0
         }
-        let ageValue = ageText.flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        // Age is one non-negative integer (RFC 9111 §5.1); anything else, a list included, is ignored.
+        let ageValue = ageText.flatMap { CacheControl.deltaSeconds(Substring($0).utf8) }.map(TimeInterval.init) ?? 0
         let apparentAge = max(0, responseTime.timeIntervalSince(date))
         let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
-        correctedInitialAge = max(apparentAge, max(0, ageValue) + responseDelay)
+        correctedInitialAge = max(apparentAge, ageValue + responseDelay)
+    }
+
+    /// Adds a repeated line of a single-valued field as RFC 9110 §5.3 reads it, one value joined with a comma, so a
+    /// field sent twice means the same whether a transport kept the lines apart (curl) or joined them (URLSession).
+    /// Two dates or two ages joined are neither, and are read as invalid.
+    private static func combine(_ text: inout String?, _ value: String) {
+        text = text.map { $0 + ", " + value } ?? value
     }
 
     /// The entry's current age (RFC 9111 §4.2.3).
@@ -126,20 +135,21 @@ struct CachedResponse: Sendable {
             ? variant.isEmpty : CacheKey.variant(names: varyNames, requestHeaders: requestHeaders) == variant
     }
 
-    /// The entry after a 304: stored fields replaced by those the 304 carries (RFC 9111 §3.2), times reset.
+    /// The entry after a 304 (or a HEAD response, RFC 9111 §4.3.5): stored fields replaced by those the new
+    /// response carries (§3.2), times reset.
     func refreshed(with notModified: HTTPHeaders, requestTime: Date, responseTime: Date) -> CachedResponse {
         // These describe the stored body's framing, which a 304 does not change.
         let kept: Set<String> = ["content-length", "content-encoding", "transfer-encoding", "content-range"]
         var merged = headers
         var replaced = Set<String>()
-        for field in notModified where !kept.contains(field.name.lowercased()) {
+        for field in Self.storedFields(of: notModified) where !kept.contains(field.name.lowercased()) {
             let name = field.name.lowercased()
             if replaced.insert(name).inserted { merged.remove(field.name) }
             merged.add(name: field.name, value: field.value)
         }
         return CachedResponse(
-            url: url, variant: variant, status: status, headers: merged, body: body, requestTime: requestTime,
-            responseTime: responseTime)
+            url: url, variant: variant, status: status, headers: Self.storedFields(of: merged), body: body,
+            requestTime: requestTime, responseTime: responseTime)
     }
 
     /// The bytes this entry costs in memory and on disk, roughly.

@@ -2,11 +2,16 @@ import Foundation
 
 extension HTTPCache {
     /// Answers from the cache, revalidates, or passes the request on and stores the response, per the request's
-    /// ``CachePolicy``. Streamed requests (downloads, event streams, ``APIClient/stream(_:)``) pass through.
-    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: Next) async throws
+    /// ``CachePolicy`` and cache directives. Streamed requests (downloads, event streams, ``APIClient/stream(_:)``)
+    /// pass through; `HEAD` is answered from a stored `GET`; unsafe methods invalidate what they change.
+    public func intercept(_ request: TransportRequest, context: MiddlewareContext, next: @escaping Next) async throws
         -> TransportResponse
     {
-        guard request.method == .get else { return try await passUnsafe(request, next: next) }
+        switch request.method {
+        case .get: break
+        case .head: return try await head(request, context: context, next: next)
+        default: return try await passUnsafe(request, next: next)
+        }
         // Streamed bodies (downloads, event streams, `stream`) go to their reader as they arrive, never into the cache.
         if request.delivery == .streamed { return try await next(request) }
         let lookup = Lookup(request: request, configuration: configuration, timeline: context.timeline)
@@ -14,75 +19,69 @@ extension HTTPCache {
         if lookup.requestControl.noStore {
             // The caller asked that nothing about this exchange be kept: no lookup, no store.
             guard lookup.policy != .cacheOnly else { throw notCached(lookup, context: context) }
+            if lookup.requestControl.onlyIfCached { return gatewayTimeout(lookup, context: context) }
             return try await forward(lookup, stored: nil, next: next, context: context)
         }
         if lookup.policy == .reload { return try await forward(lookup, stored: nil, next: next, context: context) }
 
         let stored = store.response(for: lookup.key, requestHeaders: request.headers)
-        let now = lookup.timeline.date
-        switch lookup.policy {
-        case .cacheOnly:
-            guard let stored else { throw notCached(lookup, context: context) }
-            return answer(
-                lookup, with: stored, status: stored.isFresh(at: now, fallbackLifetime: lookup.ttl) ? .hit : .stale,
-                context: context)
-        case .returnCacheElseLoad:
-            guard let stored else { return try await forward(lookup, stored: nil, next: next, context: context) }
-            return answer(
-                lookup, with: stored, status: stored.isFresh(at: now, fallbackLifetime: lookup.ttl) ? .hit : .stale,
-                context: context)
-        case .useProtocol, .reload:
-            guard let stored else { return try await forward(lookup, stored: nil, next: next, context: context) }
-            if !lookup.requestControl.noCache, lookup.requestControl.maxAge != 0,
-                stored.isFresh(at: now, fallbackLifetime: lookup.ttl)
-            {
-                return answer(lookup, with: stored, status: .hit, context: context)
+        switch decision(lookup, stored: stored) {
+        case .serve(let stored, let status):
+            if let range = lookup.range {
+                guard let partial = RangeAnswer(range, of: stored) else {
+                    return try await rangeFromNetwork(lookup, next: next, context: context)
+                }
+                return answer(lookup, with: stored, status: status, range: partial, context: context)
             }
+            return answer(lookup, with: stored, status: status, context: context)
+        case .serveAndRevalidate(let stored):
+            if let range = lookup.range, let partial = RangeAnswer(range, of: stored) {
+                revalidateInBackground(lookup, stored: stored, next: next, context: context)
+                return answer(lookup, with: stored, status: .stale, range: partial, context: context)
+            }
+            if lookup.range != nil { return try await rangeFromNetwork(lookup, next: next, context: context) }
+            revalidateInBackground(lookup, stored: stored, next: next, context: context)
+            return answer(lookup, with: stored, status: .stale, context: context)
+        case .notCached:
+            throw notCached(lookup, context: context)
+        case .gatewayTimeout:
+            return gatewayTimeout(lookup, context: context)
+        case .forward(let stored):
+            if lookup.range != nil { return try await rangeFromNetwork(lookup, next: next, context: context) }
             return try await forward(lookup, stored: stored, next: next, context: context)
         }
     }
 
-    /// What one request needs from the cache, worked out once.
-    struct Lookup {
-        let request: TransportRequest
-        let key: String
-        let policy: CachePolicy
-        let ttl: TimeInterval?
-        let requestControl: CacheControl
-        /// Whether the request manages validation or ranges itself, and so goes to the network unchanged.
-        let bypassesCache: Bool
-        /// The client's clock: its date is the cache's now.
-        let timeline: Timeline
-        let started = ContinuousClock.now
+    /// What to do with a request, given what is stored for it.
+    enum Decision {
+        /// Serve the stored response, with this status.
+        case serve(CachedResponse, CacheStatus)
+        /// Serve the stored response stale, and revalidate it in the background.
+        case serveAndRevalidate(CachedResponse)
+        /// Fail with ``ErrandError/notCached(_:)`` (``CachePolicy/cacheOnly`` and nothing stored).
+        case notCached
+        /// Answer 504 (`only-if-cached` and nothing usable stored).
+        case gatewayTimeout
+        /// Ask the server, conditionally when a stored response is given.
+        case forward(CachedResponse?)
+    }
 
-        init(request: TransportRequest, configuration: Configuration, timeline: Timeline) {
-            self.request = request
-            self.timeline = timeline
-            key = CacheKey.primary(request.url)
-            policy = request.options.cachePolicy ?? configuration.policy
-            ttl = (request.options.cacheTTL ?? configuration.defaultTTL).map { $0 / .seconds(1) }
-            // One pass over the request's fields; names are compared by length first, so most are never lower-cased.
-            var cacheControl: [String] = []
-            var pragmaNoCache = false
-            var bypasses = false
-            for field in request.headers {
-                switch field.name.utf8.count {
-                case 5, 6, 8, 13, 17, 19: break  // the lengths of the names below
-                default: continue
-                }
-                switch field.name.lowercased() {
-                case "cache-control": cacheControl.append(field.value)
-                case "pragma": pragmaNoCache = field.value.lowercased().contains("no-cache")
-                case "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range", "range":
-                    bypasses = true
-                default: break
-                }
+    /// The one place the policy, the request's directives and the stored response's freshness meet.
+    func decision(_ lookup: Lookup, stored: CachedResponse?) -> Decision {
+        let now = lookup.timeline.date
+        switch lookup.policy {
+        case .cacheOnly, .returnCacheElseLoad:
+            guard let stored else { return lookup.policy == .cacheOnly ? .notCached : .forward(nil) }
+            return .serve(stored, stored.isFresh(at: now, fallbackLifetime: lookup.ttl) ? .hit : .stale)
+        case .useProtocol, .reload:
+            guard let stored else { return lookup.requestControl.onlyIfCached ? .gatewayTimeout : .forward(nil) }
+            switch stored.use(for: lookup.requestControl, at: now, fallbackLifetime: lookup.ttl) {
+            case .fresh: return .serve(stored, .hit)
+            case .acceptedStale: return .serve(stored, .stale)
+            case .staleWhileRevalidate:
+                return lookup.requestControl.onlyIfCached ? .serve(stored, .stale) : .serveAndRevalidate(stored)
+            case .validate: return lookup.requestControl.onlyIfCached ? .gatewayTimeout : .forward(stored)
             }
-            var control = CacheControl(values: cacheControl)
-            // `Pragma: no-cache` from HTTP/1.0 clients means what `Cache-Control: no-cache` means.
-            if pragmaNoCache { control.noCache = true }
-            requestControl = control
-            bypassesCache = bypasses
         }
     }
 
@@ -90,7 +89,7 @@ extension HTTPCache {
 
     /// Passes the request on — conditionally when a stored entry has validators — and handles the answer: a 304
     /// refreshes the entry, a failure may serve it stale, anything else is stored if it may be.
-    private func forward(_ lookup: Lookup, stored: CachedResponse?, next: Next, context: MiddlewareContext)
+    func forward(_ lookup: Lookup, stored: CachedResponse?, next: Next, context: MiddlewareContext)
         async throws -> TransportResponse
     {
         var request = lookup.request
@@ -148,8 +147,8 @@ extension HTTPCache {
         guard varyNames != ["*"] else { return }
         let entry = CachedResponse(
             url: lookup.key, variant: CacheKey.variant(names: varyNames, requestHeaders: lookup.request.headers),
-            status: response.status, headers: response.headers, body: response.body, requestTime: requestTime,
-            responseTime: responseTime)
+            status: response.status, headers: CachedResponse.storedFields(of: response.headers), body: response.body,
+            requestTime: requestTime, responseTime: responseTime)
         guard Self.heuristicallyCacheable.contains(response.status) || entry.explicitLifetime != nil else { return }
         store.store(entry)
     }
@@ -165,28 +164,22 @@ extension HTTPCache {
         return allowed >= 0 && stored.staleness(at: now, fallbackLifetime: nil) <= allowed
     }
 
-    /// A successful unsafe request invalidates what is stored for its URL (RFC 9111 §4.4).
-    private func passUnsafe(_ request: TransportRequest, next: Next) async throws -> TransportResponse {
-        let response = try await next(request)
-        let safe: Set<HTTPMethod> = [.get, .head, .options, HTTPMethod(rawValue: "TRACE")]
-        if !safe.contains(request.method), (200..<400).contains(response.status) {
-            store.remove(url: CacheKey.primary(request.url))
-        }
-        return response
-    }
-
     // MARK: Answering from the cache
 
-    /// Serves a stored entry without the transport, and reports it to observers.
-    private func answer(_ lookup: Lookup, with stored: CachedResponse, status: CacheStatus, context: MiddlewareContext)
-        -> TransportResponse
-    {
-        let response = served(stored, for: lookup, status: status)
+    /// Serves a stored entry without the transport — whole, or the part a `Range` asked for — and reports it to
+    /// observers.
+    func answer(
+        _ lookup: Lookup, with stored: CachedResponse, status: CacheStatus, range: RangeAnswer? = nil,
+        bodyless: Bool = false, context: MiddlewareContext
+    ) -> TransportResponse {
+        var response = served(stored, for: lookup, status: status)
+        if let range { range.apply(to: &response) }
+        if bodyless { response.body = Data() }
         report(lookup, status: response.status, error: nil, cacheStatus: status, context: context)
         return response
     }
 
-    private func served(_ stored: CachedResponse, for lookup: Lookup, status: CacheStatus) -> TransportResponse {
+    func served(_ stored: CachedResponse, for lookup: Lookup, status: CacheStatus) -> TransportResponse {
         var headers = stored.headersWithoutAge
         headers.add(name: "Age", value: stored.ageHeaderValue(at: lookup.timeline.date))
         return TransportResponse(
@@ -194,13 +187,31 @@ extension HTTPCache {
             metrics: TransferMetrics(total: ContinuousClock.now - lookup.started), cacheStatus: status)
     }
 
-    private func notCached(_ lookup: Lookup, context: MiddlewareContext) -> ErrandError {
+    /// The answer to `only-if-cached` when nothing stored will do (RFC 9111 §5.2.1.7): 504, never the network.
+    func gatewayTimeout(_ lookup: Lookup, context: MiddlewareContext) -> TransportResponse {
+        report(lookup, status: 504, error: nil, cacheStatus: .miss, context: context)
+        return TransportResponse(
+            status: 504, headers: ["Content-Length": "0"], url: lookup.request.url,
+            metrics: TransferMetrics(total: ContinuousClock.now - lookup.started), cacheStatus: .miss)
+    }
+
+    /// A `Range` request nothing stored can answer: to the server as it is, unconditionally (a 304 would leave
+    /// nothing to take the range from), and a complete 200 answer is stored.
+    private func rangeFromNetwork(_ lookup: Lookup, next: Next, context: MiddlewareContext) async throws
+        -> TransportResponse
+    {
+        if lookup.policy == .cacheOnly { throw notCached(lookup, context: context) }
+        if lookup.requestControl.onlyIfCached { return gatewayTimeout(lookup, context: context) }
+        return try await forward(lookup, stored: nil, next: next, context: context)
+    }
+
+    func notCached(_ lookup: Lookup, context: MiddlewareContext) -> ErrandError {
         let error = ErrandError.notCached(lookup.request.url)
         report(lookup, status: nil, error: error, cacheStatus: .miss, context: context)
         return error
     }
 
-    private func report(
+    func report(
         _ lookup: Lookup, status: Int?, error: ErrandError?, cacheStatus: CacheStatus, context: MiddlewareContext
     ) {
         guard !context.observers.isEmpty else { return }

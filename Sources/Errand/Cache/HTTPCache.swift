@@ -11,9 +11,13 @@ import Foundation
 /// let client = APIClient(configuration: ClientConfiguration(baseURL: base, middleware: [cache]))
 /// ```
 ///
-/// Only `GET` responses are stored. A successful `POST`, `PUT`, `PATCH` or `DELETE` removes what is stored for its
-/// URL. Requests that carry their own conditional or `Range` headers pass through untouched. <doc:CachingResponses>
-/// describes the rules in full.
+/// Only `GET` responses are stored; a `HEAD` is answered from them, and its answer freshens them. A successful
+/// request of an unsafe method (`POST`, `PUT`, `PATCH`, `DELETE`, …) removes what is stored for its URL and for the
+/// same-origin URLs its `Location` and `Content-Location` name. Requests that carry their own conditional headers
+/// pass through untouched; a single byte `Range` is answered from a stored complete response. The request
+/// directives (`max-age`, `min-fresh`, `max-stale`, `only-if-cached`, `no-cache`, `no-store`) are read from the
+/// request's `Cache-Control` and from ``RequestOptions/cacheControl``; `stale-while-revalidate` responses are
+/// served stale and revalidated in the background. <doc:CachingResponses> describes the rules in full.
 public final class HTTPCache: Middleware {
     /// What the cache does by default; every field can be changed per request through ``RequestOptions``.
     public struct Configuration: Sendable {
@@ -53,6 +57,8 @@ public final class HTTPCache: Middleware {
     public var fileURL: URL? { store.disk?.fileURL }
 
     let store: ResponseStore
+    /// The `stale-while-revalidate` revalidations running in the background.
+    let revalidator = BackgroundRevalidator()
 
     /// Why this cache keeps entries in memory although a file was asked for (``standard(named:configuration:)``
     /// could not open its file); `nil` when it has the file it was made with, or was made for memory only.

@@ -24,7 +24,8 @@ final class SQLiteStore: Sendable {
     }
 
     private let state: Mutex<State>
-    static let schemaVersion = 1
+    /// 2: entries are stored without hop-by-hop fields and with repeated lines joined; older files are emptied.
+    static let schemaVersion = 2
 
     /// Opens or creates the store, recreating a damaged file.
     init(fileURL: URL, sizeLimit: Int) throws(CacheStorageError) {

@@ -42,8 +42,11 @@ final class ContentDecoder {
     private let stages: [any Stage]
     private var sawInput = false
 
-    /// A decoder for the `Content-Encoding` values of a head, `nil` when the body is not coded; throws for a coding
-    /// Errand cannot decode.
+    /// A decoder for the `Content-Encoding` values of a head, `nil` when the body is to be passed on as sent: not
+    /// coded, or coded with a coding Errand does not know (`Content-Encoding: foo`). Such a body goes to the caller
+    /// with the field intact, as browsers and URLSession hand it over, so a caller that knows the coding can decode
+    /// it; the codings under an unknown one cannot be undone either, so none is. Throws for a known coding whose
+    /// library this process lacks.
     static func make(contentEncoding values: [[UInt8]]) throws(ErrandError) -> ContentDecoder? {
         var stages: [any Stage] = []
         for value in values {
@@ -59,7 +62,7 @@ final class ContentDecoder {
                     guard let stage = BrotliStage() else { throw unsupported(name) }
                     stages.insert(stage, at: 0)
                 default:
-                    throw unsupported(name)
+                    return nil
                 }
             }
         }

@@ -116,7 +116,8 @@ struct ResponseHead: Sendable {
         }
     }
 
-    /// The fields in order, as ``HTTPHeaders``: one pass over the buffer.
+    /// The fields in order, as ``HTTPHeaders``: one pass over the buffer. Repeated lines stay apart, as sent
+    /// (`Set-Cookie` needs them so); the cache joins them as URLSession does when it stores a response.
     func headers() -> HTTPHeaders {
         var fields: [HTTPHeaders.Field] = []
         fields.reserveCapacity(16)

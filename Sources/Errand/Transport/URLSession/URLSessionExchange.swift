@@ -273,6 +273,9 @@ final class URLSessionExchange: Sendable, BodyProducer {
     }
 
     private static func head(of http: HTTPURLResponse, fallbackURL: URL) -> Machine.Head {
+        // FoundationNetworking has joined a field's repeated lines into one by now (values joined with ", "), where
+        // curl keeps them apart; the cache stores both the joined way (CachedResponse.storedFields), so a cached
+        // response does not depend on the transport that fetched it.
         var headers = HTTPHeaders()
         for (name, value) in http.allHeaderFields {
             headers.add(name: "\(name)", value: "\(value)")
@@ -288,13 +291,18 @@ final class URLSessionExchange: Sendable, BodyProducer {
     ///
     /// FoundationNetworking decodes gzip and deflate itself and never checks that the compressed stream ended, so a
     /// compressed body cut short would arrive as a complete, shorter one. A server that compresses anyway has ignored
-    /// the request: its answer is a bad response rather than a body nobody can check.
+    /// the request: its answer is a bad response rather than a body nobody can check. A coding it does not know
+    /// (`Content-Encoding: foo`) is not refused here; FoundationNetworking's libcurl fails it as a bad response,
+    /// where Apple's URLSession and the curl transport hand the body over as sent.
     static func refusedCoding(of response: HTTPURLResponse, for request: TransportRequest) -> String? {
         #if canImport(FoundationNetworking)
+        let decodedByFoundation: Set<String> = ["gzip", "x-gzip", "deflate", "br", "zstd"]
         guard !request.headers.contains("Accept-Encoding"),
             let coding = response.value(forHTTPHeaderField: "Content-Encoding")?
                 .trimmingCharacters(in: .whitespaces).lowercased(),
-            !coding.isEmpty, coding != "identity"
+            coding.split(separator: ",").contains(where: {
+                decodedByFoundation.contains($0.trimmingCharacters(in: .whitespaces))
+            })
         else { return nil }
         return coding
         #else
@@ -310,6 +318,8 @@ final class URLSessionExchange: Sendable, BodyProducer {
         // A header line longer than libcurl's limit (CURLE_OUT_OF_MEMORY): the answer, not the machine.
         // ... and a head larger than libcurl's 300 KiB.
         if text.contains("out of memory") || text.contains("too large response headers") { return .badResponse }
+        // A content coding libcurl does not know (CURLE_BAD_CONTENT_ENCODING): it will not hand the body over as sent.
+        if text.contains("unrecognized content encoding") { return .badResponse }
         return .other
     }
 
