@@ -21,7 +21,7 @@ extension DownloadStateMachine {
                 return Validator(value: etag, isETag: true)
             }
             guard let lastModified = lastModified?.trimmingCharacters(in: .whitespaces),
-                let modified = HTTPDate.parse(lastModified), let sent = date.flatMap(HTTPDate.parse),
+                let modified = HTTPDate.parse(lastModified), let sent = date.flatMap({ HTTPDate.parse($0) }),
                 sent.timeIntervalSince(modified) >= 1
             else { return nil }
             return Validator(value: lastModified, isETag: false)
