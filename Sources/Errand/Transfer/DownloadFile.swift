@@ -65,8 +65,7 @@ final class DownloadFile {
         closeFile()
         // Never through a symbolic link someone put in the partial file's place: that would write wherever it points.
         let flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (offset == 0 ? O_TRUNC : 0)
-        let fd = partial.withUnsafeFileSystemRepresentation { path in path.map { systemOpen($0, flags, 0o644) } ?? -1 }
-        guard fd >= 0 else { throw Self.failure("cannot open \(partial.path): \(Self.errnoText())") }
+        let fd = try openPartial(flags)
         descriptor = fd
         // Bytes past the offset (from a version that was longer) would otherwise survive an append.
         guard ftruncate(fd, off_t(offset)) == 0, lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
@@ -96,11 +95,7 @@ final class DownloadFile {
     /// flushed too, so the rename survives a crash.
     func commit() throws(ErrandError) {
         if descriptor < 0 {
-            let fd = partial.withUnsafeFileSystemRepresentation { path in
-                path.map { systemOpen($0, O_WRONLY | O_NOFOLLOW | O_CLOEXEC) } ?? -1
-            }
-            guard fd >= 0 else { throw Self.failure("cannot open \(partial.path): \(Self.errnoText())") }
-            descriptor = fd
+            descriptor = try openPartial(O_WRONLY | O_NOFOLLOW)
         }
         guard fsync(descriptor) == 0 else { throw Self.failure("cannot flush \(partial.path): \(Self.errnoText())") }
         closeFile()
@@ -131,6 +126,15 @@ final class DownloadFile {
     func closeFile() {
         if descriptor >= 0 { close(descriptor) }
         descriptor = -1
+    }
+
+    /// Opens the partial file without waiting on whatever is there (a FIFO would block), refusing all but a regular file.
+    private func openPartial(_ flags: Int32) throws(ErrandError) -> Int32 {
+        do {
+            return try RegularFile.open(partial.path, flags: flags, mode: 0o644).descriptor
+        } catch {
+            throw Self.failure("cannot open \(partial.path): it \(error.reason)")
+        }
     }
 
     private static func errnoText() -> String { String(cString: strerror(errno)) }

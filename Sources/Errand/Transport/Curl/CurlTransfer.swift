@@ -60,7 +60,10 @@ final class CurlTransfer: @unchecked Sendable, BodyProducer {
     var bytesReceived = 0
     var lastActivity: ContinuousClock.Instant
 
-    init(request: TransportRequest, owner: CurlTransport, channel: BodyChannel?) {
+    /// A transfer of `request`, its body opened here, by the calling task: opening a file never happens on the
+    /// loop thread, whose every transfer would wait for it.
+    init(request: TransportRequest, owner: CurlTransport, channel: BodyChannel?) throws(ErrandError) {
+        requestBody = try CurlRequestBody.open(request.body)
         self.request = request
         self.owner = owner
         self.channel = channel
