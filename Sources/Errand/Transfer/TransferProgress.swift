@@ -91,7 +91,8 @@ public final class TransferProgressStream: AsyncSequence, Sendable {
     private let continuation: AsyncStream<TransferProgress>.Continuation
 
     /// Creates a stream that yields at most one update per `interval`, measured on `clock`; without one, on the clock
-    /// of the client the stream is passed to (``ClientConfiguration/clock``), or the continuous clock.
+    /// of the client whose `send(_:progress:)` it is passed to (``ClientConfiguration/clock``), else on the
+    /// continuous clock.
     public init(interval: Duration = .milliseconds(50), clock: (any Clock<Duration>)? = nil) {
         self.interval = interval
         state = Mutex(
