@@ -5,9 +5,10 @@ import Synchronization
 /// where they are known.
 ///
 /// Counts are body bytes as they cross the wire (before content decoding), so they compare with `Content-Length`,
-/// from the first update to the last: a gzip response counts its compressed bytes. FoundationNetworking (URLSession
-/// on Linux) hands over only decoded bytes, so there a response whose coding the request asked for itself counts
-/// decoded bytes (Errand asks for none otherwise). A download that resumes counts the bytes already on disk as
+/// from the first update to the last: over ``CurlTransport`` a gzip response counts its compressed bytes. URLSession
+/// hands over only decoded bytes, so over it a content-coded response counts decoded bytes, from the first update to
+/// the last too, with no total until the end (on Linux Errand asks for no coding unless the request names one; on
+/// Apple platforms URLSession asks for gzip itself). A download that resumes counts the bytes already on disk as
 /// received.
 public struct TransferProgress: Sendable, Hashable {
     /// Bytes of the request body sent so far.

@@ -128,6 +128,17 @@ struct ProgressFlushTests {
         } else {
             // URLSession on Linux asks for identity: the wire carried the body as it is.
             #expect(last.bytesReceived == Int64(response.data.count))
+            // Asked for gzip by the request, URLSession hands over decoded bytes: those are counted throughout, with
+            // no total (the coded length) to compare them with before the end.
+            let coded = TransferProgressStream(interval: .zero)
+            async let codedUpdates = Self.collect(coded)
+            let decoded = try await client.send(
+                Request<Data>(path: "big.json", headers: ["Accept-Encoding": "gzip"]), progress: coded)
+            let codedSeen = await codedUpdates
+            #expect(decoded.headers["Content-Encoding"] == "gzip")
+            #expect(TransferProgressTests.isMonotonic(codedSeen))
+            #expect(codedSeen.dropLast().allSatisfy { $0.totalBytesToReceive == nil })
+            #expect(codedSeen.last?.bytesReceived == Int64(decoded.data.count))
         }
     }
 }

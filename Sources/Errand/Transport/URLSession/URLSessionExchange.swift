@@ -266,8 +266,12 @@ final class URLSessionExchange: Sendable, BodyProducer {
                 status: head.status, headers: head.headers, body: body, url: head.url, metrics: metrics))
     }
 
+    /// Reports `Content-Length` as the total to receive, unless the body is content-coded: URLSession hands over the
+    /// decoded bytes, which are what is counted then, and the coded length is no total for them.
     private func reportExpectedLength(of head: Machine.Head) {
         guard let declared = head.declaredLength else { return }
+        let coding = head.headers["Content-Encoding"]?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        guard coding.isEmpty || coding == "identity" else { return }
         progress?.report(TransferProgress(totalBytesToReceive: declared))
     }
 
