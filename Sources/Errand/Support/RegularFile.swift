@@ -55,6 +55,25 @@ enum RegularFile {
         return (descriptor, Int(status.st_size))
     }
 
+    /// The contents of the regular file at `path`, read whole when it holds at most `limit` bytes; a small file of
+    /// Errand's own (a download's record), read without ever waiting on what may have been put in its place.
+    static func contents(of path: String, limit: Int) throws(Refusal) -> Data {
+        let (descriptor, size) = try open(path, flags: O_RDONLY)
+        defer { close(descriptor) }
+        guard size <= limit else { throw Refusal(kind: .system, reason: "is larger than \(limit) bytes") }
+        var data = Data(count: size)
+        var filled = 0
+        while filled < size {
+            let count = data.withUnsafeMutableBytes { buffer in
+                systemRead(descriptor, buffer.baseAddress! + filled, size - filled)
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw Refusal(kind: .system, reason: "could not be read whole") }
+            filled += count
+        }
+        return data
+    }
+
     /// The refusal for a file whose mode is not a regular file's; `nil` for a regular file.
     private static func refusal(ofType mode: mode_t) -> Refusal? {
         switch mode & S_IFMT {
@@ -76,5 +95,8 @@ enum RegularFile {
     static func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
 }
 
-// The system call by another name: inside ``RegularFile`` its own `open` would hide it.
+// The system calls by other names: inside ``RegularFile`` its own `open` would hide them.
 private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}

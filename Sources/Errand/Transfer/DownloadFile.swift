@@ -45,7 +45,8 @@ final class DownloadFile {
     func existingPartial(for url: URL) -> (size: Int64, record: Record)? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: partial.path),
             let size = (attributes[.size] as? NSNumber)?.int64Value,
-            let data = try? Data(contentsOf: record), let saved = try? JSONDecoder().decode(Record.self, from: data),
+            let data = try? RegularFile.contents(of: record.path, limit: 1 << 20),
+            let saved = try? JSONDecoder().decode(Record.self, from: data),
             saved.url == url.absoluteString
         else { return nil }
         return (size, saved)

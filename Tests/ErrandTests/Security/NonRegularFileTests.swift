@@ -113,4 +113,22 @@ struct NonRegularFileTests {
         #expect(String(describing: error).contains("\(partial.path): it is not a regular file"))
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
+
+    @Test(
+        "a resumed download whose record is a FIFO is not held up by it: the download starts over and completes",
+        .enabled(if: TestServer.nginxHTTP.isUsable), arguments: TransportKind.allCases)
+    func fifoRecord(kind: TransportKind) async throws {
+        let served = try DownloadTests.Served(size: 100_000)
+        let place = try Place()
+        let destination = place.folder.appendingPathComponent("file.bin")
+        let files = DownloadFile(destination: destination)
+        try Data(repeating: 9, count: 1000).write(to: files.partial)
+        #expect(mkfifo(files.record.path, 0o600) == 0)
+        let client = APIClient(
+            configuration: ClientConfiguration(baseURL: try TestServer.nginxHTTP.url(), transport: kind.make()))
+        let download = try await client.download(
+            Request(url: try served.url(), timeout: .seconds(30)), to: destination, resume: true)
+        #expect(!download.resumed)
+        #expect(try Data(contentsOf: destination) == served.contents)
+    }
 }
