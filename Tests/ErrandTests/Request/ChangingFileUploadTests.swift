@@ -18,8 +18,10 @@ struct ChangingFileUploadTests {
         var description: String { rawValue }
     }
 
-    /// The body's size: far more than the socket buffers hold, so most of it is still unread when the file changes.
-    static let size = 64 << 20
+    /// The body's size: far more than the socket buffers hold, so most of it is still unread when the file changes
+    /// (measured: curl had read 2.8 MB of it then, URLSession 0.6 MB), and small enough that the cases that send it
+    /// all cost the parallel suite little.
+    static let size = 16 << 20
 
     @Test(
         "a file that shrinks or grows while the server reads slowly stops the upload at once, naming the file",
