@@ -122,95 +122,30 @@ final class MultipartReader {
     }
 }
 
-// The system calls, named apart from the reader's own methods.
-// Without blocking: opening a pipe nobody writes to would wait (it is refused once open); regular files read as usual.
-private func openForReading(_ path: String) -> Int32 { open(path, O_RDONLY | O_NONBLOCK) }
-private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
-}
-
-/// One part's file, open for reading: its measured size, the bytes read, and the last bytes kept to find a boundary
-/// that straddles two reads.
+/// One part's file, open for reading (``BodyFile``), and the last bytes kept to find a boundary that straddles two
+/// reads.
 private final class FileSource {
-    private let descriptor: Int32
-    private let path: String
-    /// The size measured when opened.
-    let size: Int
-    private var offset = 0
+    private let file: BodyFile
     private let boundary: [UInt8]
     private let search: BoundarySearch
     /// The last `boundary.count - 1` bytes read (fewer at the start).
     private var tail: [UInt8] = []
 
+    /// The size measured when opened.
+    var size: Int { file.size }
+    private var path: String { file.path }
+
     init(_ url: URL, boundary: [UInt8]) throws(ErrandError) {
-        path = url.path
-        var descriptor: Int32
-        repeat { descriptor = openForReading(url.path) } while descriptor < 0 && errno == EINTR
-        guard descriptor >= 0 else {
-            let reason = errno == ENOENT ? "does not exist" : "cannot be read (\(String(cString: strerror(errno))))"
-            throw .invalidRequest("the multipart file \(url.path) \(reason).")
-        }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            close(descriptor)
-            throw .invalidRequest(
-                "the multipart file \(url.path) cannot be measured (\(String(cString: strerror(errno)))).")
-        }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG:
-            size = Int(status.st_size)
-        case S_IFDIR:
-            close(descriptor)
-            throw .invalidRequest("the multipart file \(url.path) is a folder.")
-        default:
-            close(descriptor)
-            throw .invalidRequest("the multipart file \(url.path) is not a regular file, so its size cannot be known.")
-        }
-        self.descriptor = descriptor
+        file = try BodyFile(url, role: "the multipart file")
         self.boundary = boundary
         search = BoundarySearch(boundary)
     }
 
-    deinit {
-        close(descriptor)
-    }
-
     /// Reads the next bytes of the file into `buffer` (never past its measured size); 0 at its end.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(ErrandError) -> Int {
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
-        let wanted = min(buffer.count, size - offset)
-        if wanted == 0 {
-            try checkEnded()
-            return 0
-        }
-        var count: Int
-        repeat { count = readBytes(descriptor, base, wanted) } while count < 0 && errno == EINTR
-        guard count >= 0 else {
-            throw .invalidRequest("the multipart file \(path) could not be read (\(String(cString: strerror(errno)))).")
-        }
-        if count == 0 {
-            throw .invalidRequest(
-                "the multipart file \(path) changed size during the upload: it ended after \(offset) of its \(size) bytes."
-            )
-        }
-        try scan(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-        offset += count
+        let count = try file.read(into: buffer)
+        if count > 0 { try scan(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
         return count
-    }
-
-    /// Fails when a file read to its measured size has more bytes: it grew while it was sent.
-    private func checkEnded() throws(ErrandError) {
-        var byte: UInt8 = 0
-        var count: Int
-        repeat { count = readBytes(descriptor, &byte, 1) } while count < 0 && errno == EINTR
-        guard count >= 0 else {
-            throw .invalidRequest("the multipart file \(path) could not be read (\(String(cString: strerror(errno)))).")
-        }
-        guard count == 0 else {
-            throw .invalidRequest(
-                "the multipart file \(path) changed size during the upload: it grew past the \(size) bytes measured when the upload started."
-            )
-        }
     }
 
     /// Fails when the boundary occurs in the file's bytes read so far, so it is never sent inside a part.

@@ -11,8 +11,10 @@ extension APIClient {
     /// ```
     ///
     /// The stream ends when the call returns or throws; after a success its last element has the final counts and
-    /// totals. Retries and redirects never make the counts go back. An answer from the cache, or a transfer shared by
-    /// coalescing middleware, reports only its final counts.
+    /// totals, counted as the updates before it were (wire bytes: a gzip body's compressed size). Retries and
+    /// redirects never make the counts go back. An answer from the cache, or a transfer shared by coalescing
+    /// middleware, reports only its final counts, the response's. A stream made without a clock measures its
+    /// interval on the client's (``ClientConfiguration/clock``).
     public func send<Value: Decodable & Sendable>(
         _ request: Request<Value>, progress: TransferProgressStream
     ) async throws(ErrandError) -> Response<Value> {
@@ -46,6 +48,7 @@ extension APIClient {
     ) async throws(ErrandError) -> Response<Value> {
         var watched = request
         watched.options.progress = progress
+        progress.adopt(configuration.timeline)
         do {
             let response = try await send(watched)
             progress.finish(

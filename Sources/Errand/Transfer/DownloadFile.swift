@@ -102,7 +102,9 @@ final class DownloadFile {
         var status = stat()
         let found = partial.withUnsafeFileSystemRepresentation { path in path.map { lstat($0, &status) == 0 } ?? false }
         guard found, status.st_mode & S_IFMT == S_IFREG,
-            let data = try? Data(contentsOf: record), let saved = try? JSONDecoder().decode(Record.self, from: data),
+            // Read without waiting on a FIFO put in the record's place: such a record counts as none.
+            let data = try? RegularFile.contents(of: record.path, limit: 1 << 20),
+            let saved = try? JSONDecoder().decode(Record.self, from: data),
             saved.url == url.absoluteString, saved.name == destination.lastPathComponent
         else { return nil }
         return (Int64(status.st_size), saved)

@@ -17,11 +17,20 @@ struct TransferProgressTests {
         progress.report(TransferProgress(bytesReceived: 500))
         var updates: [TransferProgress] = []
         for await update in progress { updates.append(update) }
-        // The buffer keeps the newest: the final one.
+        // The buffer keeps the newest: the final one. The bytes received stay what the transport counted (wire bytes,
+        // where the response's 100 may be decoded ones); the bytes sent come from the response.
         #expect(
             updates.last
-                == TransferProgress(bytesSent: 3, totalBytesToSend: 3, bytesReceived: 100, totalBytesToReceive: 100))
+                == TransferProgress(bytesSent: 3, totalBytesToSend: 3, bytesReceived: 50, totalBytesToReceive: 50))
         #expect(updates.count <= 2)
+
+        // No transport reported (a cached answer): the response's counts are the final ones.
+        let cached = TransferProgressStream(interval: .seconds(60))
+        cached.finish(completing: TransferProgress(bytesSent: 0, bytesReceived: 100))
+        var last: TransferProgress?
+        for await update in cached { last = update }
+        #expect(
+            last == TransferProgress(bytesSent: 0, totalBytesToSend: 0, bytesReceived: 100, totalBytesToReceive: 100))
     }
 
     @Test("fractionCompleted follows the response, else the request")

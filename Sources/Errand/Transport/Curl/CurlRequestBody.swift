@@ -4,11 +4,13 @@ import Foundation
 /// The request body libcurl pulls through its read callback: bytes in memory, a file read as it is sent, or a
 /// multipart body whose files are read as they are sent.
 ///
-/// Used by the loop thread only, one read at a time.
+/// Opened by the calling task (``CurlTransfer``'s initialiser), so the loop thread never opens a file; files are
+/// regular ones (``RegularFile``), whose reads on the loop thread are bounded by the disk. Read by the loop thread
+/// only, one read at a time.
 final class CurlRequestBody {
     private enum Source {
         case data(Data)
-        case file(UnsafeMutablePointer<FILE>)
+        case file(BodyFile)
         case multipart(MultipartReader)
     }
 
@@ -16,7 +18,7 @@ final class CurlRequestBody {
     private var offset = 0
     /// The body's length in bytes, sent as `Content-Length`.
     let size: Int
-    /// Why the body stopped, when it failed mid-way (a multipart file that changed).
+    /// Why the body stopped, when it failed mid-way (a file that changed or could not be read).
     private(set) var failure: ErrandError?
     /// Bytes handed to libcurl so far.
     private(set) var sent = 0
@@ -29,16 +31,9 @@ final class CurlRequestBody {
         case .data(let data):
             return CurlRequestBody(source: .data(data), size: data.count)
         case .file(let url):
-            guard url.isFileURL, let file = fopen(url.path, "rb") else {
-                throw .invalidRequest("the body file \(url.path) cannot be read.")
-            }
-            guard fseeko(file, 0, SEEK_END) == 0, case let size = ftello(file), size >= 0,
-                fseeko(file, 0, SEEK_SET) == 0
-            else {
-                fclose(file)
-                throw .invalidRequest("the size of the body file \(url.path) cannot be determined.")
-            }
-            return CurlRequestBody(source: .file(file), size: Int(size))
+            guard url.isFileURL else { throw .invalidRequest("the body file \(url) is not a file URL.") }
+            let file = try BodyFile(url, role: "the body file")
+            return CurlRequestBody(source: .file(file), size: file.size)
         case .multipart(let multipart):
             let reader = try MultipartReader.open(multipart)
             return CurlRequestBody(source: .multipart(reader), size: reader.contentLength)
@@ -48,10 +43,6 @@ final class CurlRequestBody {
     private init(source: Source, size: Int) {
         self.source = source
         self.size = size
-    }
-
-    deinit {
-        if case .file(let file) = source { fclose(file) }
     }
 
     /// Copies the next bytes into `buffer`; returns how many, 0 at the end, or `nil` when the file cannot be read.
@@ -66,11 +57,14 @@ final class CurlRequestBody {
             sent += count
             return count
         case .file(let file):
-            guard let base = buffer.baseAddress else { return 0 }
-            let count = fread(base, 1, buffer.count, file)
-            if count == 0 && ferror(file) != 0 { return nil }
-            sent += count
-            return count
+            do {
+                let count = try file.read(into: buffer)
+                sent += count
+                return count
+            } catch {
+                failure = error
+                return nil
+            }
         case .multipart(let reader):
             do {
                 let count = try reader.read(into: buffer)

@@ -75,7 +75,7 @@ extension CurlTransfer {
         }
         isTLS = Self.isHTTPS(urlText)
         hostKey = easy.applied.hostKey
-        try configureMethodAndBody(easy)
+        configureMethodAndBody(easy)
         configureHeaders(easy)
         // Over TLS, wait for a connection being opened to the same host to offer HTTP/2 multiplexing rather than
         // opening more connections.
@@ -86,8 +86,7 @@ extension CurlTransfer {
         }
     }
 
-    private func configureMethodAndBody(_ easy: CurlEasyHandle) throws(ErrandError) {
-        requestBody = try CurlRequestBody.open(request.body)
+    private func configureMethodAndBody(_ easy: CurlEasyHandle) {
         let method = request.method
         let shape = CurlRequestShape(method: method, bodySize: requestBody?.size ?? (method == .post ? 0 : nil))
         guard easy.applied.shape != shape else { return }

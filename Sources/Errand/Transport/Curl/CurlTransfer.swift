@@ -12,7 +12,8 @@ import Synchronization
 /// ``CurlResponse``. A redirect is a response like any other: the client's redirect follower decides what follows. The handle never travels between threads.
 ///
 /// `@unchecked Sendable` because its mutable state is confined to the loop thread: the calling task writes
-/// ``delivery`` before ``start(_:)`` hands the transfer over through the loop's locked inbox, and afterwards touches
+/// ``requestBody`` (in the initialiser) and ``delivery`` before ``start(_:)`` hands the transfer over through the
+/// loop's locked inbox, and afterwards touches
 /// nothing but ``cancel()`` and ``resume()``, which go through that inbox too (and read an atomic).
 final class CurlTransfer: @unchecked Sendable, BodyProducer {
     /// Who waits for the outcome.
@@ -62,7 +63,10 @@ final class CurlTransfer: @unchecked Sendable, BodyProducer {
     var bytesReceived = 0
     var lastActivity: ContinuousClock.Instant
 
-    init(request: TransportRequest, owner: CurlTransport, channel: BodyChannel?) {
+    /// A transfer of `request`, its body opened here, by the calling task: opening a file never happens on the
+    /// loop thread, whose every transfer would wait for it.
+    init(request: TransportRequest, owner: CurlTransport, channel: BodyChannel?) throws(ErrandError) {
+        requestBody = try CurlRequestBody.open(request.body)
         self.request = request
         self.owner = owner
         self.channel = channel

@@ -50,7 +50,7 @@ public final class CurlTransport: Transport {
     /// Performs the request and buffers the body, sized from `Content-Length` when the server sends one.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         if Task.isCancelled { throw ErrandError.cancelled }
-        let transfer = CurlTransfer(request: request, owner: self, channel: nil)
+        let transfer = try CurlTransfer(request: request, owner: self, channel: nil)
         let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.start(.buffered(continuation))
@@ -69,7 +69,7 @@ public final class CurlTransport: Transport {
     public func stream(_ request: TransportRequest) async throws -> StreamingResponse {
         if Task.isCancelled { throw ErrandError.cancelled }
         let channel = BodyChannel(capacity: configuration.streamBufferSize)
-        let transfer = CurlTransfer(request: request, owner: self, channel: channel)
+        let transfer = try CurlTransfer(request: request, owner: self, channel: channel)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.start(.streaming(continuation))

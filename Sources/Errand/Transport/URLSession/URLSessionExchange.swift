@@ -30,8 +30,8 @@ final class URLSessionExchange: Sendable, BodyProducer {
 
     let request: TransportRequest
     let task: URLSessionTask
-    /// The length of a multipart body, measured when its files were opened.
-    let multipartLength: Int?
+    /// The length of a file or multipart body, measured when its files were opened.
+    let bodyLength: Int?
     /// The streamed body's hand-off; `nil` when buffering.
     let channel: BodyChannel?
     /// Where progress goes, when someone asks.
@@ -39,10 +39,10 @@ final class URLSessionExchange: Sendable, BodyProducer {
     private let started = ContinuousClock.now
     private let locked: Mutex<Locked>
 
-    init(request: TransportRequest, task: URLSessionTask, multipartLength: Int? = nil, streaming: Bool = false) {
+    init(request: TransportRequest, task: URLSessionTask, bodyLength: Int? = nil, streaming: Bool = false) {
         self.request = request
         self.task = task
-        self.multipartLength = multipartLength
+        self.bodyLength = bodyLength
         self.channel = streaming ? BodyChannel() : nil
         self.progress = request.options.progress
         let machine = Machine(
@@ -255,8 +255,7 @@ final class URLSessionExchange: Sendable, BodyProducer {
         let sent: Int
         switch request.body {
         case .data(let data): sent = data.count
-        case .file(let url): sent = (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
-        case .multipart: sent = multipartLength ?? 0
+        case .file, .multipart: sent = bodyLength ?? 0
         case .none: sent = 0
         }
         var metrics = TransferMetrics(
@@ -267,8 +266,12 @@ final class URLSessionExchange: Sendable, BodyProducer {
                 status: head.status, headers: head.headers, body: body, url: head.url, metrics: metrics))
     }
 
+    /// Reports `Content-Length` as the total to receive, unless the body is content-coded: URLSession hands over the
+    /// decoded bytes, which are what is counted then, and the coded length is no total for them.
     private func reportExpectedLength(of head: Machine.Head) {
         guard let declared = head.declaredLength else { return }
+        let coding = head.headers["Content-Encoding"]?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        guard coding.isEmpty || coding == "identity" else { return }
         progress?.report(TransferProgress(totalBytesToReceive: declared))
     }
 

@@ -91,22 +91,19 @@ public final class URLSessionTransport: Transport {
     ///
     /// URLSession cannot pause a transfer, so chunks the reader has not taken yet are held in memory. The body-size
     /// limit and the total timeout apply. Cancelling the task that iterates the body, or dropping the body unread,
-    /// cancels the data task and closes its connection. A redirect is not followed: its 3xx is the response. A
-    /// multipart body is sent with ``send(_:)`` and its response yielded as one chunk, since its files stay open
-    /// (or its spooled copy exists) only for the duration of a buffered exchange.
+    /// cancels the data task and closes its connection. A redirect is not followed: its 3xx is the response. A file
+    /// or multipart body is sent with ``send(_:)`` and its response yielded as one chunk, since its files stay open
+    /// (or its spooled copy exists), and a file that changes is reported, only by a buffered exchange.
     public func stream(_ request: TransportRequest) async throws -> StreamingResponse {
-        if case .multipart = request.body {
-            let response = try await send(request)
-            let chunk = ChunkOnce(response.body)
-            return StreamingResponse(
-                status: response.status, headers: response.headers, url: response.url, body: ByteStream { chunk.take() }
-            )
+        switch request.body {
+        case .multipart, .file: return try await sendAsOneChunk(request)
+        case .none, .data: break
         }
         try Task.checkCancellation()
         var current = request
         current.timeouts = request.timeouts.clamped
         let urlRequest = Self.makeURLRequest(current)
-        let task = makeTask(urlRequest, body: current.body, spooled: nil, in: streamSession)
+        let task = makeTask(urlRequest, uploadingFrom: nil, in: streamSession)
         let exchange = URLSessionExchange(request: current, task: task, streaming: true)
         streamDelegate.register(exchange, for: task)
         return try await withTaskCancellationHandler {
@@ -118,13 +115,21 @@ public final class URLSessionTransport: Transport {
         }
     }
 
+    /// The exchange of a body that is a file or has files, buffered, its response body handed over as one chunk.
+    private func sendAsOneChunk(_ request: TransportRequest) async throws -> StreamingResponse {
+        let response = try await send(request)
+        let chunk = ChunkOnce(response.body)
+        return StreamingResponse(
+            status: response.status, headers: response.headers, url: response.url, body: ByteStream { chunk.take() })
+    }
+
     private func perform(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
         var urlRequest = Self.makeURLRequest(request)
-        let multipart = try await PreparedMultipart.prepare(request.body, into: &urlRequest, as: multipartDelivery)
-        defer { multipart?.cleanUp() }
-        let task = makeTask(urlRequest, body: request.body, spooled: multipart?.file, in: session)
-        let exchange = URLSessionExchange(request: request, task: task, multipartLength: multipart?.length)
+        let prepared = try await PreparedBody.prepare(request.body, into: &urlRequest, as: multipartDelivery)
+        defer { prepared?.cleanUp() }
+        let task = makeTask(urlRequest, uploadingFrom: prepared?.file, in: session)
+        let exchange = URLSessionExchange(request: request, task: task, bodyLength: prepared?.length)
         delegate.register(exchange, for: task)
         do {
             let response = try await withTaskCancellationHandler {
@@ -134,21 +139,19 @@ public final class URLSessionTransport: Transport {
             } onCancel: {
                 exchange.fail(.cancelled)
             }
-            if let failure = multipart?.failure { throw failure }
+            if let failure = prepared?.failure { throw failure }
             return response
         } catch {
-            // A multipart file that changed mid-upload stopped the stream: that, not URLSession's view of it, is why.
-            throw multipart?.failure ?? error
+            // A file that changed mid-upload stopped the stream: that, not URLSession's view of it, is why.
+            throw prepared?.failure ?? error
         }
     }
 
-    /// An upload task for a body that comes from a file (the request's own, or a spooled multipart body), a data
-    /// task for the rest.
-    private func makeTask(
-        _ urlRequest: URLRequest, body: TransportBody, spooled: URL?, in session: URLSession
-    ) -> URLSessionTask {
-        if case .file(let file) = body { return session.uploadTask(with: urlRequest, fromFile: file) }
-        if let spooled { return session.uploadTask(with: urlRequest, fromFile: spooled) }
+    /// An upload task for a body that URLSession reads from a file (the request's own on Apple platforms, or a spooled
+    /// multipart body), a data task for the rest.
+    private func makeTask(_ urlRequest: URLRequest, uploadingFrom file: URL?, in session: URLSession) -> URLSessionTask
+    {
+        if let file { return session.uploadTask(with: urlRequest, fromFile: file) }
         return session.dataTask(with: urlRequest)
     }
 

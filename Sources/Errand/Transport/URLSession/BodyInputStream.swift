@@ -4,8 +4,20 @@ import Synchronization
 import FoundationNetworking
 #endif
 
-/// A multipart body as the `InputStream` FoundationNetworking pulls a streamed request body from (`httpBodyStream`):
-/// FoundationNetworking reads it on its own thread, a piece at a time, so files are never held in memory whole.
+/// A body read a piece at a time as it is sent: a multipart body (``MultipartReader``) or a file (``BodyFile``).
+protocol StreamedBody: AnyObject {
+    /// Fills `buffer` with the next bytes; returns how many, 0 at the end, or throws what stopped the body.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(ErrandError) -> Int
+    /// Whether every byte was handed out and checked.
+    var isFinished: Bool { get }
+}
+
+extension MultipartReader: StreamedBody {}
+extension BodyFile: StreamedBody {}
+
+/// A multipart or file body as the `InputStream` FoundationNetworking pulls a streamed request body from
+/// (`httpBodyStream`): FoundationNetworking reads it on its own thread, a piece at a time, so files are never held in
+/// memory whole, and Errand reads the files itself, so one that changes mid-upload is noticed.
 ///
 /// FoundationNetworking sends a stream body chunked whatever the request's `Content-Length` says (it would send both
 /// fields), so the length is not sent. A file that changes mid-upload ends the stream with an error, which
@@ -13,12 +25,12 @@ import FoundationNetworking
 ///
 /// The reader is used by one thread at a time: FoundationNetworking's body source calls `open`, `read` and `close` one
 /// after another; ``failure`` is behind a mutex because the awaiting task reads it.
-final class MultipartInputStream: InputStream {
-    private let reader: MultipartReader
+final class BodyInputStream: InputStream {
+    private let reader: any StreamedBody
     private var status: Stream.Status = .notOpen
     private let stopped = Mutex<ErrandError?>(nil)
 
-    init(_ reader: MultipartReader) {
+    init(_ reader: any StreamedBody) {
         self.reader = reader
         super.init(data: Data())
     }
