@@ -14,7 +14,8 @@ import Synchronization
 ///
 /// A route path that starts with `/` must be the request's whole path (`/api/json/v2/search.php`); any other names
 /// the path's last segments, whole: `search.php` answers `…/v1/1/search.php` and `…/v2/search.php`, never
-/// `…/research.php`; `objects/9` answers `…/objects/9`, never `…/objects/19`.
+/// `…/research.php`; `objects/9` answers `…/objects/9`, never `…/objects/19`. An empty route path answers every
+/// path.
 public final class StubTransport: Transport {
     /// What a route answers.
     public enum Reply: Sendable {
@@ -70,6 +71,7 @@ public final class StubTransport: Transport {
 
     /// Whether a request's path matches a route's path (see the type's documentation).
     static func path(_ path: String, matches route: String) -> Bool {
+        if route.isEmpty { return true }
         if route.hasPrefix("/") { return path == route }
         let wanted = route.split(separator: "/", omittingEmptySubsequences: false)
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)

@@ -14,6 +14,7 @@ struct FailureVocabularyTests {
         .unreachable: .network, .connectionFailed: .network, .timedOut: .network, .notCached: .network,
         .redirectRefused: .network, .notFound: .notFound, .serverError: .server, .blocked: .server,
         .invalidResponse: .invalidResponse, .invalidRequest: .usage, .cancelled: .interrupted,
+        .appFailure: .failure,
     ]
 
     @Test("each kind's exit code", arguments: FailureKind.allCases)

@@ -47,7 +47,7 @@ extension ErrandError: LocalizedError, CustomStringConvertible, CustomDebugStrin
                 "The response was larger than the limit of \(ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .decimal))."
         case .notCached:
             // The URL is for the log (debugDescription), not for the user.
-            return "This is not available offline: it was not saved while there was a connection."
+            return "This was not cached while there was a connection, so it is not available offline."
         case .cancelled:
             return "The request was cancelled."
         case .app:

@@ -29,14 +29,14 @@ struct LatestWinsTests {
                 }
             }
         }
-        let stale = query("pas", ms: 1_500)
+        let stale = query("pas", ms: 8_000)
         #expect(await waitUntil { (try? await fault.stats().count) == 1 })
         let fresh = try await query("pasta", ms: 50).value
         #expect(fresh == "pasta")
         await #expect {
             _ = try await stale.value
         } throws: { if case .cancelled? = $0 as? ErrandError { true } else { false } }
-        // The stale transfer itself was cancelled, not left to finish: had it run to the server's answer, 1.5 s on,
+        // The stale transfer itself was cancelled, not left to finish: had it run to the server's answer, 8 s on,
         // it would have ended with a status.
         await recorder.waitForEvents(2)
         let outcomes = recorder.recorded.map { event in

@@ -110,7 +110,7 @@ struct NonRegularFileTests {
         let error = await #expect(throws: ErrandError.self) {
             try await client.download(Request(url: try served.url(), timeout: .seconds(30)), to: destination)
         }
-        #expect(String(describing: error).contains("\(partial.path): it is not a regular file"))
+        #expect(String(describing: error).contains("\(partial.path) is not a regular file"))
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
 

@@ -28,6 +28,11 @@ struct StubTransportRouteTests {
         #expect(try await status(of: path, routes: ["search.php", "objects/9"]) == expected)
     }
 
+    @Test("an empty route answers every path", arguments: ["search.php", "a/b/c", ""])
+    func catchAll(path: String) async throws {
+        #expect(try await status(of: path, routes: [""]) == 200)
+    }
+
     @Test(
         "an absolute route answers only that whole path",
         arguments: [("api/json/v1/1/search.php", 200), ("api/json/v2/search.php", 404), ("v1/1/search.php", 404)])
