@@ -18,6 +18,8 @@ enum NumberChecks {
             violations += digitViolations(value)
             violations += retryAfterViolations(value)
             violations += contentLengthViolations(value)
+            violations += contentRangeViolations(value)
+            violations += deltaSecondsViolations(value)
         }
         return violations
     }
@@ -54,6 +56,45 @@ enum NumberChecks {
             }
             // Whatever it says, a waiter can add it to a clock a week from its start without overflow.
             _ = Duration.seconds(Int64.max / 2) + delay
+        }
+        return violations
+    }
+
+    /// A download's `Content-Range`: whatever the text, positions in order, inside the total, within the bound.
+    private static func contentRangeViolations(_ value: String) -> Violations {
+        var violations: Violations = []
+        for text in [value, "bytes " + value, "bytes \(value)-\(value)/\(value)", "bytes 0-\(value)/*"] {
+            guard let range = ContentRange(text) else { continue }
+            let numbers = [range.start, range.end, range.total].compactMap { $0 }
+            if numbers.contains(where: { $0 < 0 || $0 > ContentRange.largestNumber }) {
+                violations.append("Content-Range \(text.debugDescription) gave \(numbers) out of bounds")
+            }
+            if let start = range.start, let end = range.end, start > end {
+                violations.append("Content-Range \(text.debugDescription) gave start \(start) after end \(end)")
+            }
+            if let end = range.end, let total = range.total, end >= total {
+                violations.append("Content-Range \(text.debugDescription) gave end \(end) past total \(total)")
+            }
+            if (range.start == nil) != (range.end == nil) || (range.start == nil && range.total == nil) {
+                violations.append("Content-Range \(text.debugDescription) gave a half range \(range)")
+            }
+        }
+        return violations
+    }
+
+    /// The cache's delta-seconds (`Age`, `max-age`, `max-stale`…): digits only, saturating at the RFC's bound.
+    private static func deltaSecondsViolations(_ value: String) -> Violations {
+        let isDigits = !value.isEmpty && value.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        guard let seconds = CacheControl.deltaSeconds(value) else {
+            return isDigits ? ["delta-seconds \(value.debugDescription) is digits but gave none"] : []
+        }
+        var violations: Violations = []
+        if !isDigits { violations.append("delta-seconds \(value.debugDescription) is not digits but gave \(seconds)") }
+        if seconds < 0 || seconds > CacheControl.largestDeltaSeconds {
+            violations.append("delta-seconds \(value.debugDescription) gave \(seconds)")
+        }
+        if let exact = Int(value), exact <= CacheControl.largestDeltaSeconds, seconds != exact {
+            violations.append("delta-seconds \(value.debugDescription) gave \(seconds), not \(exact)")
         }
         return violations
     }

@@ -185,6 +185,9 @@ struct DownloadStateMachine: Sendable {
 
 /// A `Content-Range` value: `bytes start-end/total`, `bytes start-end/*` or `bytes */total`.
 struct ContentRange: Sendable, Equatable {
+    /// The largest position or length read; larger numbers saturate here (``ServerNumber``), far past any file.
+    static let largestNumber: Int64 = 1 << 62
+
     var start: Int64?
     var end: Int64?
     var total: Int64?
@@ -199,7 +202,7 @@ struct ContentRange: Sendable, Equatable {
         if halves[1] == "*" {
             total = nil
         } else {
-            guard let value = Int64(halves[1]), value >= 0 else { return nil }
+            guard let value = Self.number(halves[1]) else { return nil }
             total = value
         }
         if halves[0] == "*" {
@@ -207,10 +210,15 @@ struct ContentRange: Sendable, Equatable {
             return
         }
         let bounds = halves[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]), first >= 0, last >= first
+        guard bounds.count == 2, let first = Self.number(bounds[0]), let last = Self.number(bounds[1]), last >= first
         else { return nil }
         if let total, last >= total { return nil }
         start = first
         end = last
+    }
+
+    /// Digits only (no sign, no space inside), clamped: `Int64("+5")` would take a sign RFC 9110's grammar has not.
+    private static func number(_ text: Substring) -> Int64? {
+        ServerNumber.digits(text.utf8, clampedTo: largestNumber)
     }
 }

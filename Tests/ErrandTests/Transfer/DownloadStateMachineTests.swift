@@ -120,6 +120,10 @@ struct DownloadStateMachineTests {
             ("bytes 5-9/*", ContentRange(start: 5, end: 9, total: nil)),
             ("bytes */42", ContentRange(start: nil, end: nil, total: 42)),
             ("bytes 9-5/10", nil), ("bytes 0-10/10", nil), ("items 0-1/2", nil), ("bytes */*", nil), ("bytes 1-2", nil),
+            // Digits only, as RFC 9110's grammar has them; numbers past any file saturate instead of failing.
+            ("bytes +0-9/10", nil), ("bytes 0-+9/10", nil), ("bytes 0-9/+10", nil), ("bytes 0-9/-10", nil),
+            ("bytes 0- 9/10", nil),
+            ("bytes 0-9/99999999999999999999999", ContentRange(start: 0, end: 9, total: ContentRange.largestNumber)),
         ] as [(String, ContentRange?)])
     func contentRange(text: String, expected: ContentRange?) {
         #expect(ContentRange(text) == expected)
