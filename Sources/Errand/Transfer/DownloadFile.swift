@@ -64,16 +64,18 @@ final class DownloadFile {
         // Bounded: each round that fails to match lost a race with a download that just committed or discarded.
         for _ in 0..<8 {
             // Never through a symbolic link someone put in the partial file's place, and never waiting in `open` on a
-            // FIFO there; no truncation before the lock is ours, since the bytes may be another download's.
-            let flags = O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
-            let fd = partial.withUnsafeFileSystemRepresentation { path in
-                path.map { systemOpen($0, flags, 0o644) } ?? -1
+            // FIFO there (RegularFile); no truncation before the lock is ours, since the bytes may be another
+            // download's.
+            let fd: Int32
+            do {
+                fd = try RegularFile.open(partial.path, flags: O_RDWR | O_CREAT | O_NOFOLLOW, mode: 0o644).descriptor
+            } catch {
+                throw failure("\(partial.path) \(error.reason)")
             }
-            guard fd >= 0 else { throw failure("cannot open \(partial.path): \(Self.errnoText())") }
             var opened = stat()
-            guard fstat(fd, &opened) == 0, opened.st_mode & S_IFMT == S_IFREG else {
+            guard fstat(fd, &opened) == 0 else {
                 close(fd)
-                throw failure("\(partial.path) is not a regular file")
+                throw failure("cannot measure \(partial.path): \(Self.errnoText())")
             }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
                 let code = errno
