@@ -131,7 +131,7 @@ struct ServerSentEventTests {
         let first = await iterator.next()
         #expect(first?.data == "held")
         reader.cancel()
-        let closed = try await client.send(Request<Data>(path: "closed/\(key)", query: [QueryItem("timeout", "2")]))
+        let closed = try await client.send(Request<Data>(path: "closed/\(key)", query: [QueryItem("timeout", "10")]))
         #expect(closed.status == 200)
         let outcome = await reader.result
         guard case .failure(let error) = outcome, case .cancelled? = error as? ErrandError else {
@@ -148,7 +148,7 @@ struct ServerSentEventTests {
             #expect(event.data == "held")
             break
         }
-        let closed = try await client.send(Request<Data>(path: "closed/\(key)", query: [QueryItem("timeout", "2")]))
+        let closed = try await client.send(Request<Data>(path: "closed/\(key)", query: [QueryItem("timeout", "10")]))
         #expect(closed.status == 200)
     }
 
