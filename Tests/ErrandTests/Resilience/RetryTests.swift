@@ -228,6 +228,7 @@ struct RetryTests {
             _ = try await clock.run { try await client.send(Request<Data>(path: "nothing")) }
         } throws: { ($0 as? ErrandError)?.isTransport(.cannotConnect) == true }
         #expect(recorder.attempts == [1, 2, 3])
+        withExtendedLifetime(closed) {}
     }
 
     @Test("a timeout is retried", arguments: TransportKind.allCases)
@@ -290,8 +291,12 @@ struct RetryTests {
 }
 
 /// A loopback port with nothing listening on it.
-struct ClosedPort {
+/// A loopback port that refuses connections for as long as this lives: bound, never listening. Kept bound, the
+/// port cannot be taken by a server another test starts meanwhile (freed at once, it was, once, under the parallel
+/// suite: the request then reached that server).
+final class ClosedPort {
     let url: URL
+    private let fd: Int32
 
     init() throws {
         #if os(Linux)
@@ -299,7 +304,7 @@ struct ClosedPort {
         #else
         let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
-        defer { close(fd) }
+        self.fd = fd
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -310,8 +315,12 @@ struct ClosedPort {
                 bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
             }
         }
-        guard bound else { throw CocoaError(.fileNoSuchFile) }
-        // Closing the bound (never listening) socket leaves the port free and refusing.
+        guard bound else {
+            close(fd)
+            throw CocoaError(.fileNoSuchFile)
+        }
         url = URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))")!
     }
+
+    deinit { close(fd) }
 }
