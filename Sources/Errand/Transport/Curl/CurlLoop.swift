@@ -73,6 +73,7 @@ final class CurlLoop: @unchecked Sendable {
         if let total = configuration.maxConnections {
             _ = errand_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, total)
         }
+        _ = errand_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.idleConnectionsKept)
         Thread { [self] in run() }.start()
     }
 

@@ -34,6 +34,13 @@ extension CurlTransport {
             self.prefersHTTP2 = prefersHTTP2
             self.streamBufferSize = max(16 * 1024, streamBufferSize)
         }
+
+        /// The idle connections kept open for reuse: the total limit when there is one, else both lanes' worth for
+        /// four hosts (64 by default). libcurl's own default follows the transfers in progress (four per handle
+        /// added), so a lull between two bursts closed the oldest idle connection and the next burst opened another.
+        var idleConnectionsKept: Int {
+            maxConnections ?? 4 * 2 * maxConnectionsPerHost
+        }
     }
 }
 #endif
