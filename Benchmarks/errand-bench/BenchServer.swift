@@ -1,3 +1,4 @@
+import Errand
 import Foundation
 
 /// The nginx the benchmark fetches from: one given by URL, or one started through `scripts/bench --serve`, which
@@ -71,6 +72,22 @@ final class BenchServer {
         guard let process, let input else { return }
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
+    }
+
+    /// One transport for every status read, so its own connection is opened once, before the first round.
+    private let statusTransport = ClientConfiguration.defaultTransport()
+
+    /// The connections nginx has accepted since it started (its `stub_status` page), or `nil` when it has no such page.
+    func acceptedConnections() async -> Int? {
+        guard
+            let response = try? await statusTransport.send(
+                TransportRequest(url: baseURL.appendingPathComponent("nginx-status"))),
+            response.status == 200
+        else { return nil }
+        // "Active connections: 1 \nserver accepts handled requests\n 12 12 40 \n…": the accepts are the third line's first.
+        let lines = String(decoding: response.body, as: UTF8.self).split(separator: "\n")
+        guard lines.count >= 3 else { return nil }
+        return lines[2].split(separator: " ").first.flatMap { Int($0) }
     }
 
     /// The package's root folder, from this file's place in it.

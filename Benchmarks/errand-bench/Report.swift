@@ -21,6 +21,8 @@ struct BenchResult: Sendable, Encodable {
     private(set) var roundRPS: [Double] = []
     /// The client's CPU time per request in every round, in microseconds.
     private(set) var roundCPU: [Double] = []
+    /// The connections nginx accepted during every round (its warm-up included), where nginx reports them.
+    private(set) var roundConnections: [Int] = []
 
     enum CodingKeys: String, CodingKey {
         case client, scheme, size, concurrency, requests, seconds, rps
@@ -31,16 +33,18 @@ struct BenchResult: Sendable, Encodable {
         case httpVersion = "http_version"
         case roundRPS = "round_rps"
         case roundCPU = "round_cpu_us_per_request"
+        case roundConnections = "round_connections"
     }
 
     /// The client's CPU time per request in this round, in microseconds.
     var cpuPerRequestMicroseconds: Double { cpuSeconds * 1e6 / Double(requests) }
 
-    /// This result with the rates and CPU costs of every round.
-    func with(roundRPS: [Double], roundCPU: [Double]) -> BenchResult {
+    /// This result with the rates, CPU costs and connections of every round.
+    func with(roundRPS: [Double], roundCPU: [Double], roundConnections: [Int]) -> BenchResult {
         var copy = self
         copy.roundRPS = roundRPS
         copy.roundCPU = roundCPU
+        copy.roundConnections = roundConnections
         return copy
     }
 
@@ -117,8 +121,8 @@ enum Report {
     static func table(_ results: [BenchResult]) -> String {
         var lines = [
             "| client | scheme | HTTP | size | C | requests | req/s | p50 ms | CPU µs/req | machine CPU µs/req "
-                + "| peak RSS MB |",
-            "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+                + "| peak RSS MB | connections per round (most) |",
+            "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
         for result in results {
             let machinePerRequest =
@@ -128,7 +132,7 @@ enum Report {
                     + "\(result.concurrency) | \(result.requests) | \(format(result.rps, 0)) | "
                     + "\(result.p50Milliseconds.map { format($0, 3) } ?? "") | "
                     + "\(format(result.cpuPerRequestMicroseconds, 0)) | \(machinePerRequest) | "
-                    + "\(format(result.peakRSSMB, 1)) |")
+                    + "\(format(result.peakRSSMB, 1)) | \(result.roundConnections.max().map(String.init) ?? "") |")
         }
         let ratios = self.ratios(results)
         guard !ratios.isEmpty else { return lines.joined(separator: "\n") }
@@ -194,6 +198,15 @@ enum Report {
                         "\(client) / raw-libcurl (CPU/req)", paired(errand.roundCPU, raw.roundCPU),
                         target: held ? 1.5 : nil, bound: .atMost)
                 }
+            }
+            // The connections a round may open: one per slot in use (8 per host over HTTP/1.1, one multiplexed
+            // connection over HTTP/2), and one more for the round's status read.
+            let allowed = Double((point.scheme == "https" ? 1 : min(point.concurrency, 8)) + 1)
+            for client in ["errand-curl", "errand-curl-resilient", "raw-libcurl"] {
+                guard let counted = row(client)?.roundConnections, !counted.isEmpty else { continue }
+                add(
+                    "\(client) connections per round / allowed", counted.map { Double($0) / allowed },
+                    target: client == "errand-curl" ? 1 : nil, bound: .atMost)
             }
             guard let curl = row("errand-curl") else { continue }
             if let resilient = row("errand-curl-resilient") {

@@ -37,7 +37,7 @@ func runBenchmark() async throws {
                 let workload = Workload(
                     size: size, scheme: scheme, baseURL: base.url, caBundle: base.ca, concurrency: concurrency,
                     requests: options.requests(for: size), expectedBytes: expected)
-                results += try await fastestRounds(of: clients, on: workload, rounds: options.rounds)
+                results += try await fastestRounds(of: clients, on: workload, rounds: options.rounds, server: server)
             }
         }
     }
@@ -58,17 +58,26 @@ func runBenchmark() async throws {
 
 /// Runs every client `rounds` times, interleaved so a burst of load from elsewhere on a shared machine hits all of
 /// them alike. Each client's row is its fastest round (the least disturbed measurement of what the client costs) and
-/// carries every round's rate and CPU per request, so ratios can pair the clients round by round.
-func fastestRounds(of clients: [BenchClient], on workload: Workload, rounds: Int) async throws -> [BenchResult] {
+/// carries every round's rate, CPU per request and connections opened (warm-up included: each round sets its client
+/// up anew), so ratios can pair the clients round by round.
+func fastestRounds(
+    of clients: [BenchClient], on workload: Workload, rounds: Int, server: BenchServer
+) async throws -> [BenchResult] {
     var fastest: [String: BenchResult] = [:]
+    var connections: [String: [Int]] = [:]
     var rates: [String: [Double]] = [:]
     var cpu: [String: [Double]] = [:]
     for round in 1...rounds {
         for client in clients {
             let workload = client.scaled(workload)
+            let acceptedBefore = await server.acceptedConnections()
             // Detached: the measured loops run on the cooperative pool, never on the main actor this code starts on.
             let measurement = try await Task.detached { try await client.run(workload) }.value
+            let acceptedAfter = await server.acceptedConnections()
             let result = BenchResult(client: client.name, workload: workload, measurement: measurement)
+            if let acceptedBefore, let acceptedAfter {
+                connections[client.name, default: []].append(acceptedAfter - acceptedBefore)
+            }
             log(
                 "  round \(round): \(client.name) \(workload.scheme.rawValue) \(workload.size.rawValue) C=\(workload.concurrency): \(Int(result.rps)) req/s"
             )
@@ -78,7 +87,11 @@ func fastestRounds(of clients: [BenchClient], on workload: Workload, rounds: Int
         }
     }
     return clients.compactMap { client in
-        fastest[client.name].map { $0.with(roundRPS: rates[client.name] ?? [], roundCPU: cpu[client.name] ?? []) }
+        fastest[client.name].map {
+            $0.with(
+                roundRPS: rates[client.name] ?? [], roundCPU: cpu[client.name] ?? [],
+                roundConnections: connections[client.name] ?? [])
+        }
     }
 }
 
