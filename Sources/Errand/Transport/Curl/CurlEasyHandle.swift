@@ -139,7 +139,8 @@ struct CurlRequestShape: Equatable {
 /// Every handle carries the transport's shared options (trust, pinning, protocol, callbacks) from its creation. Used
 /// by the loop thread alone, so it needs no lock.
 final class CurlEasyPool {
-    private var handles: [CurlEasyHandle] = []
+    // The loop thread's alone: no dynamic exclusivity checks (see CurlTransfer's loop-confined state).
+    @exclusivity(unchecked) private var handles: [CurlEasyHandle] = []
     private let limit: Int
     private let configuration: CurlTransport.Configuration
 

@@ -45,18 +45,18 @@ final class CurlLoop: @unchecked Sendable {
     /// The loop thread, set before it runs any command and never changed.
     private var thread: pthread_t?
 
-    // The loop thread's own.
+    // The loop thread's own, so without dynamic exclusivity checks (see CurlTransfer's loop-confined state).
     private let pool: CurlEasyPool
-    private var admission: AdmissionQueue<AdmissionLane<String>, CurlTransfer>
-    private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    @exclusivity(unchecked) private var admission: AdmissionQueue<AdmissionLane<String>, CurlTransfer>
+    @exclusivity(unchecked) private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     /// Streams whose head arrived during the last `curl_multi_perform`, for ``noteStreamHeads()``.
-    private var streamHeads: [CurlTransfer] = []
+    @exclusivity(unchecked) private var streamHeads: [CurlTransfer] = []
     /// Transfers with a timer Errand keeps: a total timeout while waiting for a slot, an idle timeout while running.
     /// A transfer admitted at once without an idle timeout never enters it.
-    private var timed: [ObjectIdentifier: CurlTransfer] = [:]
+    @exclusivity(unchecked) private var timed: [ObjectIdentifier: CurlTransfer] = [:]
     /// When ``timed`` must be looked at next; `nil` when no timer runs. Activity only moves timers later, so looking
     /// early is harmless, and each look sets the next one: the transfers are not scanned on every pass.
-    private var nextTimerCheck: ContinuousClock.Instant?
+    @exclusivity(unchecked) private var nextTimerCheck: ContinuousClock.Instant?
 
     init(configuration: CurlTransport.Configuration) {
         CurlGlobal.ensureInitialized()
