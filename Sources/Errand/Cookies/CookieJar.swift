@@ -46,6 +46,7 @@ public final class CookieJar: Sendable {
     /// A jar in memory.
     ///
     /// - Parameters:
+    ///   - limits: how many cookies the jar keeps per domain and in all.
     ///   - publicSuffixes: the domains refused as cookie domains; the system's list by default.
     ///   - clock: what the jar reads the date from (cookie expiry); a test passes a manual clock.
     public init(

@@ -54,6 +54,19 @@ struct CookieWireTests {
     }
 
     @Test(arguments: TransportKind.allCases)
+    func aPersistedJarSendsItsCookiesAfterTheClientIsGone(transport: TransportKind) async throws {
+        let route = try CookieServerRoute()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("errand-jar-\(route.key).sqlite")
+        defer { SQLiteFile.remove(at: file.path) }
+        do {
+            let client = try client(transport, jar: try CookieJar(fileURL: file, publicSuffixes: .singleLabel))
+            _ = try await body(client, route.set(["kept=1; Path=/; Max-Age=600", "session=1; Path=/"]))
+        }
+        let client = try client(transport, jar: try CookieJar(fileURL: file, publicSuffixes: .singleLabel))
+        #expect(try await body(client, route.echo()) == "kept=1")
+    }
+
+    @Test(arguments: TransportKind.allCases)
     func theCallersOwnCookieFieldComesFirstAndTheJarsFollow(transport: TransportKind) async throws {
         let route = try CookieServerRoute()
         let client = try client(transport, jar: CookieJar(publicSuffixes: .singleLabel))
