@@ -19,6 +19,9 @@ public enum TestServer: String, Sendable, CaseIterable {
     case upload = "ERRAND_UPLOAD_URL"
     /// The project's Server-Sent Events server (Tests/Servers/sse_server.py).
     case sse = "ERRAND_SSE_URL"
+    /// The project's cookie server, which sets cookies as told and echoes the `Cookie` field it received
+    /// (Tests/Servers/cookie_server.py).
+    case cookie = "ERRAND_COOKIE_URL"
 
     /// Whether this run is CI (`CI=true`), where no server-backed test may be skipped.
     public static var isCI: Bool {

@@ -23,6 +23,8 @@ servers_require_packages() {
   # The browse end-to-end tests run both apps inside tmux.
   command -v tmux >/dev/null 2>&1 || missing+=(tmux)
   [[ -x $SERVERS_PY ]] && "$SERVERS_PY" -c 'import httpbin' >/dev/null 2>&1 || missing+=(python3-httpbin)
+  # The cookie tests refuse public suffixes by the system's list (Debian's publicsuffix; elsewhere they skip).
+  [[ $(uname -s) != Linux || -f /usr/share/publicsuffix/public_suffix_list.dat ]] || missing+=(publicsuffix)
   mapfile -t -O "${#missing[@]}" missing < <(packages_missing_for_build)
   ((${#missing[@]} == 0)) && return 0
   if [[ $(id -u) != 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
@@ -137,6 +139,7 @@ servers_start() {
   servers_start_python replica ERRAND_REPLICA_URL
   servers_start_python upload_server ERRAND_UPLOAD_URL
   servers_start_python sse_server ERRAND_SSE_URL
+  servers_start_python cookie_server ERRAND_COOKIE_URL
   servers_log "httpbin ${ERRAND_HTTPBIN_URL}, nginx ${ERRAND_NGINX_HTTPS_URL} ${ERRAND_NGINX_HTTP_URL}, fault ${ERRAND_FAULT_URL:-none}, replica ${ERRAND_REPLICA_URL:-none}, upload ${ERRAND_UPLOAD_URL:-none}, sse ${ERRAND_SSE_URL:-none}"
 }
 
@@ -160,7 +163,7 @@ servers_check_no_curl() {
 
 servers_print_env() {
   local var
-  for var in ERRAND_HTTPBIN_URL ERRAND_NGINX_HTTPS_URL ERRAND_NGINX_HTTP_URL ERRAND_FAULT_URL ERRAND_REPLICA_URL ERRAND_UPLOAD_URL ERRAND_SSE_URL \
+  for var in ERRAND_HTTPBIN_URL ERRAND_NGINX_HTTPS_URL ERRAND_NGINX_HTTP_URL ERRAND_FAULT_URL ERRAND_REPLICA_URL ERRAND_UPLOAD_URL ERRAND_SSE_URL ERRAND_COOKIE_URL \
     ERRAND_TEST_CA ERRAND_TEST_PIN ERRAND_TEST_WRONG_PIN SERVERS_STATE; do
     [[ -n ${!var:-} ]] && printf 'export %s=%q\n' "$var" "${!var}"
   done

@@ -198,14 +198,7 @@ final class SQLiteStore: Sendable {
     private static func transaction(_ connection: SQLiteConnection, _ body: () throws(SQLiteError) -> Void)
         throws(SQLiteError)
     {
-        try connection.execute("BEGIN IMMEDIATE")
-        do {
-            try body()
-            try connection.execute("COMMIT")
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
-        }
+        try SQLiteFile.transaction(connection, body)
     }
 
     private static func writeTouches(_ state: inout State, _ connection: SQLiteConnection) throws(SQLiteError) {
@@ -258,35 +251,18 @@ final class SQLiteStore: Sendable {
         return (connection, clock)
     }
 
-    /// Creates the folder (0700) and an empty file (0600) so SQLite and its WAL files never use wider permissions.
-    ///
-    /// A symbolic link in the file's place is refused, never followed: setting the mode through it would change
-    /// whatever file it points to, and SQLite would write into that file.
+    /// The file made safe to open (``SQLiteFile/prepare(at:)``), its failure told as the cache's.
     private static func prepareFile(at url: URL) throws(CacheStorageError) {
-        let path = url.path
         do {
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
+            try SQLiteFile.prepare(at: url)
         } catch {
-            throw CacheStorageError(path: path, kind: .unusable, reason: "its folder could not be created (\(error))")
-        }
-        let descriptor = Foundation.open(path, O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ELOOP {
-                throw CacheStorageError(path: path, kind: .symbolicLink, reason: "it is a symbolic link")
-            }
             throw CacheStorageError(
-                path: path, kind: .unusable,
-                reason: "the file could not be created (\(String(cString: strerror(code))))")
+                path: url.path, kind: error.isSymbolicLink ? .symbolicLink : .unusable, reason: error.reason)
         }
-        fchmod(descriptor, 0o600)
-        close(descriptor)
     }
 
     private static func removeFiles(at path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        SQLiteFile.remove(at: path)
     }
 
     static let schema = """

@@ -129,8 +129,11 @@ extension APIClient {
         } else {
             hop = { request in try await reportedTransfer(request, over: transport, configuration) }
         }
+        // Cookies are set and sent per hop, so they sit between the follower and the wire.
+        let wire =
+            configuration.cookies.map { [CookieMiddleware(jar: $0)].chained(context: context, terminal: hop) } ?? hop
         return configuration.middleware.chained(context: context) { request in
-            try await RedirectFollower.send(request, hop: hop)
+            try await RedirectFollower.send(request, hop: wire)
         }
     }
 

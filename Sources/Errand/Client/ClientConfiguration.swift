@@ -54,6 +54,9 @@ public struct ClientConfiguration: Sendable {
     }
     /// The clock as Errand reads it: time since it was set, and the date.
     var timeline: Timeline
+    /// The cookies the client keeps and sends, or `nil` (the default) for none: no `Cookie` field but the caller's
+    /// own, and `Set-Cookie` ignored. See ``CookieJar``.
+    public var cookies: CookieJar?
 
     /// The largest response body a configuration accepts unless told otherwise: 50 MB.
     public static let defaultMaxResponseBodySize = 50_000_000

@@ -34,13 +34,15 @@ extension TransportRequest {
 
 extension APIClient {
     /// The request as a `curl` command line, built as ``send(_:)-(Request<Data>)`` would send it (the client's headers
-    /// merged in), with the client's ``ClientConfiguration/redaction`` rules masking secrets unless `showingSecrets`
-    /// is true. See ``TransportRequest/curlCommand(redaction:showingSecrets:)``.
+    /// merged in, and its ``ClientConfiguration/cookies`` for the URL), with the client's
+    /// ``ClientConfiguration/redaction`` rules masking secrets unless `showingSecrets` is true.
+    /// See ``TransportRequest/curlCommand(redaction:showingSecrets:)``.
     public func curlCommand<Value>(for request: Request<Value>, showingSecrets: Bool = false) throws(ErrandError)
         -> String
     {
-        try makeTransportRequest(request).curlCommand(
-            redaction: configuration.redaction, showingSecrets: showingSecrets)
+        var transportRequest = try makeTransportRequest(request)
+        configuration.cookies?.attach(to: &transportRequest, markingUsed: false)
+        return transportRequest.curlCommand(redaction: configuration.redaction, showingSecrets: showingSecrets)
     }
 }
 

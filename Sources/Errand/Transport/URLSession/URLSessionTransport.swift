@@ -12,7 +12,8 @@ import FoundationNetworking
 /// itself, and its own timeouts are whole seconds — so this transport enforces the total timeout with its own timer.
 /// Redirects are not followed here: every 3xx comes back as the response, with its `Location` and its body, for
 /// the one redirect policy above the transports to apply.
-/// Neither cookies nor `URLCache` are used: Errand's own cache middleware does caching.
+/// Neither cookies nor `URLCache` are used: Errand's own cache middleware does caching, and a client's `CookieJar`
+/// keeps cookies.
 public final class URLSessionTransport: Transport {
     /// A transport over a session with the default configuration.
     public static let shared = URLSessionTransport()
@@ -49,6 +50,8 @@ public final class URLSessionTransport: Transport {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
+        // Cookies are the client's `CookieJar`, so that both transports keep them alike; the session keeps none.
+        configuration.httpCookieStorage = nil
         configuration.urlCredentialStorage = nil
         delegate = SessionDelegate()
         #if canImport(FoundationNetworking)
