@@ -8,7 +8,7 @@ extension ClientConfiguration {
     /// A new transport of the default kind (see ``defaultTransport()``) that goes through the proxies of `settings`.
     ///
     /// Make one and share it: each has its own connection pool. On URLSession the settings become the session's
-    /// `connectionProxyDictionary`, with the limits ``Foundation/URLSessionConfiguration/applyProxySettings(_:)``
+    /// `connectionProxyDictionary`, with the limits `URLSessionConfiguration.applyProxySettings(_:)`
     /// describes.
     public static func defaultTransport(proxy settings: ProxySettings) -> any Transport {
         #if canImport(CCurl) && !canImport(Darwin)
