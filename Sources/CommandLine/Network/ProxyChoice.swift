@@ -34,7 +34,14 @@ public struct ProxyChoice: Sendable {
     }
 
     /// The `--verbose` line, credentials masked.
-    public var verboseLine: String { "proxy: \(settings) (from \(origin))" }
+    public var verboseLine: String { "proxy: \(settings) (from \(origin))\(Self.limitation)" }
+
+    #if canImport(FoundationNetworking) && !canImport(CCurl)
+    /// Without libcurl the tools run on URLSession, which on Linux ignores every proxy setting but the environment's.
+    private static let limitation = "; ignored: URLSession on Linux uses only the environment's proxy"
+    #else
+    private static let limitation = ""
+    #endif
 
     private static func reason(_ error: ErrandError) -> String {
         guard case .invalidRequest(let reason) = error else { return error.userMessage }
