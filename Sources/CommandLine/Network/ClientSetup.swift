@@ -32,7 +32,7 @@ public struct ClientSetup: Sendable {
     private let transport: (any Transport)?
 
     /// Reads the shared options of an invocation.
-    /// - Throws: ``UsageError`` for a malformed `--base-url`, environment value or `--timeout`.
+    /// - Throws: ``UsageError`` for a malformed `--base-url`, environment value, `--timeout` or `--proxy`.
     public init(
         context: CommandContext, baseURLVariable: String, defaultBaseURL: URL, cacheName: String
     ) throws(UsageError) {
