@@ -36,7 +36,7 @@ public enum FailureKind: String, Sendable, Hashable, CaseIterable {
         switch error {
         case .transport(let failure):
             switch failure.kind {
-            case .cannotConnect, .dnsFailure: self = .unreachable
+            case .cannotConnect, .dnsFailure, .proxy: self = .unreachable
             case .tls, .connectionLost, .other: self = .connectionFailed
             case .timedOut: self = .timedOut
             case .tooManyRedirects, .insecureRedirect: self = .redirectRefused

@@ -6,6 +6,8 @@
 SERVERS_PY=/usr/bin/python3   # Debian's python: the one that sees python3-httpbin
 # shellcheck source=scripts/lib/packages.sh
 source "$(dirname "${BASH_SOURCE[0]}")/packages.sh"
+# shellcheck source=scripts/lib/connectivity.sh
+source "$(dirname "${BASH_SOURCE[0]}")/connectivity.sh"
 SERVER_PIDS=()
 
 servers_log() { echo "servers: $*" >&2; }
@@ -26,9 +28,11 @@ servers_require_packages() {
   # The cookie tests refuse public suffixes by the system's list (Debian's publicsuffix; elsewhere they skip).
   [[ $(uname -s) != Linux || -f /usr/share/publicsuffix/public_suffix_list.dat ]] || missing+=(publicsuffix)
   mapfile -t -O "${#missing[@]}" missing < <(packages_missing_for_build)
+  # The proxy tests go through a real proxy.
+  mapfile -t -O "${#missing[@]}" missing < <(connectivity_missing_packages)
   ((${#missing[@]} == 0)) && return 0
   if [[ $(id -u) != 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
-    echo "On macOS: brew install nginx openssl curl tmux, and pip install httpbin (then set SERVERS_PY)." >&2
+    echo "On macOS: brew install nginx openssl curl tmux tinyproxy, and pip install httpbin (then set SERVERS_PY)." >&2
   fi
   packages_install "${missing[@]}"
 }
@@ -140,6 +144,7 @@ servers_start() {
   servers_start_python upload_server ERRAND_UPLOAD_URL
   servers_start_python sse_server ERRAND_SSE_URL
   servers_start_python cookie_server ERRAND_COOKIE_URL
+  connectivity_start
   servers_log "httpbin ${ERRAND_HTTPBIN_URL}, nginx ${ERRAND_NGINX_HTTPS_URL} ${ERRAND_NGINX_HTTP_URL}, fault ${ERRAND_FAULT_URL:-none}, replica ${ERRAND_REPLICA_URL:-none}, upload ${ERRAND_UPLOAD_URL:-none}, sse ${ERRAND_SSE_URL:-none}"
 }
 
@@ -164,7 +169,9 @@ servers_check_no_curl() {
 servers_print_env() {
   local var
   for var in ERRAND_HTTPBIN_URL ERRAND_NGINX_HTTPS_URL ERRAND_NGINX_HTTP_URL ERRAND_FAULT_URL ERRAND_REPLICA_URL ERRAND_UPLOAD_URL ERRAND_SSE_URL ERRAND_COOKIE_URL \
-    ERRAND_TEST_CA ERRAND_TEST_PIN ERRAND_TEST_WRONG_PIN SERVERS_STATE; do
+    ERRAND_TEST_CA ERRAND_TEST_PIN ERRAND_TEST_WRONG_PIN SERVERS_STATE \
+    ERRAND_PROXY_URL ERRAND_OPEN_PROXY_URL ERRAND_PROXY_USER ERRAND_PROXY_PASSWORD ERRAND_SOCKS_URL ERRAND_NGINX_MTLS_URL ERRAND_NGINX_SOCKET \
+    ERRAND_TEST_CLIENT_TLS; do
     [[ -n ${!var:-} ]] && printf 'export %s=%q\n' "$var" "${!var}"
   done
 }

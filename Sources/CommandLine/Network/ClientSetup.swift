@@ -2,7 +2,7 @@ import Errand
 import Foundation
 
 /// Builds the HTTP client configuration a tool runs with, from the shared options: timeout, retries, limits,
-/// the `--verbose` log, and the cache (`--no-cache`, `--offline`).
+/// the `--verbose` log, the cache (`--no-cache`, `--offline`) and the proxy (`--proxy`, or the environment's).
 public struct ClientSetup: Sendable {
     /// The server root.
     public var baseURL: URL
@@ -26,9 +26,13 @@ public struct ClientSetup: Sendable {
     public var retry: RetryPolicy
     /// The on-disk HTTP cache of API responses, made once per run; `nil` with `--no-cache`.
     public let cache: HTTPCache?
+    /// The proxy of the run (`--proxy`, or the environment's).
+    public let proxy: ProxyChoice
+    /// The transport every request of the run shares: one with the proxy, or `nil` for the default.
+    private let transport: (any Transport)?
 
     /// Reads the shared options of an invocation.
-    /// - Throws: ``UsageError`` for a malformed `--base-url`, environment value or `--timeout`.
+    /// - Throws: ``UsageError`` for a malformed `--base-url`, environment value, `--timeout` or `--proxy`.
     public init(
         context: CommandContext, baseURLVariable: String, defaultBaseURL: URL, cacheName: String
     ) throws(UsageError) {
@@ -44,6 +48,8 @@ public struct ClientSetup: Sendable {
             throw invocation.usageError("--offline answers from the cache, so it cannot be combined with --no-cache")
         }
         self.cacheName = cacheName
+        proxy = try ProxyChoice(invocation: invocation, environment: context.environment)
+        transport = proxy.transport()
         retry = .default
         cache =
             usesCache
@@ -67,6 +73,8 @@ public struct ClientSetup: Sendable {
         var configuration = ClientConfiguration(
             baseURL: baseURL, middleware: middleware, observers: isVerbose ? [VerboseLog(console: console)] : [])
         if let timeout { configuration.timeout = timeout }
+        if isVerbose { console.diagnostic(console.errorStyle.dim(proxy.verboseLine)) }
+        if let transport { configuration.transport = transport }
         return configuration
     }
 
@@ -79,6 +87,7 @@ public struct ClientSetup: Sendable {
         var configuration = ClientConfiguration(
             baseURL: baseURL, middleware: middleware, observers: isVerbose ? [VerboseLog(console: console)] : [])
         if let timeout { configuration.timeout = timeout }
+        if let transport { configuration.transport = transport }
         return configuration
     }
 

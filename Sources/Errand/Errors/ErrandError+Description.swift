@@ -27,11 +27,13 @@ extension ErrandError: LocalizedError, CustomStringConvertible, CustomDebugStrin
             case .insecureRedirect: return "The server redirected to an insecure address, which was refused."
             case .badResponse: return "The server sent a response that could not be read."
             case .other: return "The network request failed."
+            case .proxy: return "The proxy refused the request. Check the proxy's address, user name and password."
             }
         case .unacceptableStatus(let failure):
             switch failure.status {
             case 404: return "The server has no such resource (HTTP 404)."
             case 401, 403: return "The server refused access (HTTP \(failure.status))."
+            case 407: return "The proxy refused the request: it needs a valid user name and password (HTTP 407)."
             case 429: return "The server is receiving too many requests; try again later (HTTP 429)."
             case 500...599: return "The server had a problem answering (HTTP \(failure.status))."
             default: return "The server answered with an unexpected status (HTTP \(failure.status))."

@@ -50,6 +50,8 @@ public struct TransportFailure: Sendable, CustomStringConvertible {
         case badResponse
         /// Anything else.
         case other
+        /// The proxy refused the request: it wants credentials, refused the ones given, or would not open a tunnel.
+        case proxy
     }
 
     /// The kind of failure.

@@ -328,7 +328,7 @@ final class CurlLoop: @unchecked Sendable {
                 code == CURLE_OK
                 ? .success(())
                 : .failure(
-                    CurlFailure.error(for: code, message: transfer.easy?.errorMessage, url: transfer.request.url))
+                    transfer.failure(for: code))
             if code == CURLE_OK, let failure = transfer.unfinishedBodyFailure { outcome = .failure(failure) }
             perform(transfer.machine.completed(outcome), for: transfer)
         }

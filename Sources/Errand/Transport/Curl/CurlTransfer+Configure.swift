@@ -22,6 +22,7 @@ extension CurlEasyHandle {
         if let pin = configuration.pinnedPublicKey, set(CURLOPT_PINNEDPUBLICKEY, pin) != CURLE_OK {
             return .invalidRequest("public-key pinning is not supported by this libcurl.")
         }
+        if let error = applyConnectivityOptions(configuration) { return error }
         // Every head comes through the header callback, line by line, into one byte buffer (``ResponseHead``).
         set(CURLOPT_HEADERFUNCTION, callback: curlHeaderCallback)
         set(CURLOPT_WRITEFUNCTION, callback: curlWriteCallback)
@@ -75,6 +76,7 @@ extension CurlTransfer {
         }
         isTLS = Self.isHTTPS(urlText)
         hostKey = easy.applied.hostKey
+        configureProxy(easy)
         configureMethodAndBody(easy)
         configureHeaders(easy)
         // Over TLS, wait for a connection being opened to the same host to offer HTTP/2 multiplexing rather than

@@ -22,6 +22,16 @@ extension CurlTransport {
         /// Default 1 MiB.
         public var streamBufferSize: Int
 
+        /// Which proxy each request goes through. Default ``ProxySettings/direct``: none, whatever the environment
+        /// says; pass ``ProxySettings/environment(_:)`` to honour `https_proxy`, `NO_PROXY` and the rest.
+        public var proxy: ProxySettings = .direct
+        /// The Unix-domain socket every connection is made to, instead of the URL's host and port (which still name
+        /// the server in `Host` and the TLS handshake); `nil` connects over TCP. A daemon such as Docker's listens on
+        /// one: `http://localhost/v1.43/containers/json` over `/var/run/docker.sock`.
+        public var unixSocketPath: String?
+        /// The certificate and key presented to servers that ask for one (mutual TLS); `nil` presents none.
+        public var clientCertificate: ClientCertificate?
+
         /// Creates a configuration; every argument has the default described on its property.
         public init(
             caBundle: URL? = nil, pinnedPublicKey: String? = nil, maxConnectionsPerHost: Int = 8,
