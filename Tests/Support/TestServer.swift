@@ -19,6 +19,10 @@ public enum TestServer: String, Sendable, CaseIterable {
     case upload = "ERRAND_UPLOAD_URL"
     /// The project's Server-Sent Events server (Tests/Servers/sse_server.py).
     case sse = "ERRAND_SSE_URL"
+    /// A WebSocket server built on the `websockets` package (Tests/Servers/ws_server.py).
+    case webSocket = "ERRAND_WS_URL"
+    /// The raw-socket WebSocket server that breaks the protocol on purpose (Tests/Servers/ws_hostile.py).
+    case webSocketHostile = "ERRAND_WS_HOSTILE_URL"
 
     /// Whether this run is CI (`CI=true`), where no server-backed test may be skipped.
     public static var isCI: Bool {

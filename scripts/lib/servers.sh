@@ -23,10 +23,12 @@ servers_require_packages() {
   # The browse end-to-end tests run both apps inside tmux.
   command -v tmux >/dev/null 2>&1 || missing+=(tmux)
   [[ -x $SERVERS_PY ]] && "$SERVERS_PY" -c 'import httpbin' >/dev/null 2>&1 || missing+=(python3-httpbin)
+  # The WebSocket tests talk to a server built on the `websockets` package (PyPI's, as Debian packages it).
+  [[ -x $SERVERS_PY ]] && "$SERVERS_PY" -c 'import websockets' >/dev/null 2>&1 || missing+=(python3-websockets)
   mapfile -t -O "${#missing[@]}" missing < <(packages_missing_for_build)
   ((${#missing[@]} == 0)) && return 0
   if [[ $(id -u) != 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
-    echo "On macOS: brew install nginx openssl curl tmux, and pip install httpbin (then set SERVERS_PY)." >&2
+    echo "On macOS: brew install nginx openssl curl tmux, and pip install httpbin websockets (then set SERVERS_PY)." >&2
   fi
   packages_install "${missing[@]}"
 }
@@ -137,7 +139,10 @@ servers_start() {
   servers_start_python replica ERRAND_REPLICA_URL
   servers_start_python upload_server ERRAND_UPLOAD_URL
   servers_start_python sse_server ERRAND_SSE_URL
+  servers_start_python ws_server ERRAND_WS_URL
+  servers_start_python ws_hostile ERRAND_WS_HOSTILE_URL
   servers_log "httpbin ${ERRAND_HTTPBIN_URL}, nginx ${ERRAND_NGINX_HTTPS_URL} ${ERRAND_NGINX_HTTP_URL}, fault ${ERRAND_FAULT_URL:-none}, replica ${ERRAND_REPLICA_URL:-none}, upload ${ERRAND_UPLOAD_URL:-none}, sse ${ERRAND_SSE_URL:-none}"
+  servers_log "websocket ${ERRAND_WS_URL:-none}, hostile websocket ${ERRAND_WS_HOSTILE_URL:-none}"
 }
 
 # servers_check_no_curl DIR: the tools and test bundle built in DIR reference no curl_* symbol of their own (the
@@ -160,7 +165,7 @@ servers_check_no_curl() {
 
 servers_print_env() {
   local var
-  for var in ERRAND_HTTPBIN_URL ERRAND_NGINX_HTTPS_URL ERRAND_NGINX_HTTP_URL ERRAND_FAULT_URL ERRAND_REPLICA_URL ERRAND_UPLOAD_URL ERRAND_SSE_URL \
+  for var in ERRAND_HTTPBIN_URL ERRAND_NGINX_HTTPS_URL ERRAND_NGINX_HTTP_URL ERRAND_FAULT_URL ERRAND_REPLICA_URL ERRAND_UPLOAD_URL ERRAND_SSE_URL ERRAND_WS_URL ERRAND_WS_HOSTILE_URL \
     ERRAND_TEST_CA ERRAND_TEST_PIN ERRAND_TEST_WRONG_PIN SERVERS_STATE; do
     [[ -n ${!var:-} ]] && printf 'export %s=%q\n' "$var" "${!var}"
   done
