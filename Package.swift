@@ -51,6 +51,7 @@ let package = Package(
         .executable(name: "fuzz-output", targets: ["fuzz-output"]),
         .executable(name: "fuzz-event-stream", targets: ["fuzz-event-stream"]),
         .executable(name: "fuzz-numbers", targets: ["fuzz-numbers"]),
+        .executable(name: "fuzz-websocket-frames", targets: ["fuzz-websocket-frames"]),
     ],
     targets: curlLibrary + pictureLibraries + [
         // System libraries (module map + shim header); CCurl is declared above.
@@ -109,6 +110,8 @@ let package = Package(
         .executableTarget(name: "fuzz-output", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-output"),
         .executableTarget(name: "fuzz-event-stream", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-event-stream"),
         .executableTarget(name: "fuzz-numbers", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-numbers"),
+        .executableTarget(
+            name: "fuzz-websocket-frames", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-websocket-frames"),
 
         // A download in a child process, which the download tests kill midway (built with the tests, not a product).
         .executableTarget(name: "errand-download", dependencies: curl + ["Errand"], path: "Tests/Helpers/errand-download"),

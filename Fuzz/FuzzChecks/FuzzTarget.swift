@@ -16,6 +16,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case eventStream = "fuzz-event-stream"
     /// The parsers of numbers a server writes: digits, `Retry-After`, `Content-Length`.
     case numbers = "fuzz-numbers"
+    /// The WebSocket frame parser and message assembler, fed server bytes whole and cut into pieces.
+    case webSocketFrames = "fuzz-websocket-frames"
 
     /// Runs one input through the target's check.
     public func check(_ input: FuzzInput) -> Violations {
@@ -28,6 +30,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .output: OutputChecks.check(input)
         case .eventStream: EventStreamChecks.check(input)
         case .numbers: NumberChecks.check(input)
+        case .webSocketFrames: WebSocketFrameChecks.check(input)
         }
     }
 }

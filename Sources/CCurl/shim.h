@@ -66,6 +66,11 @@ static inline CURLcode errand_curl_easy_getinfo_string(CURL *handle, CURLINFO in
     return curl_easy_getinfo(handle, info, value);
 }
 
+/// The socket of a CURLOPT_CONNECT_ONLY connection (CURLINFO_ACTIVESOCKET), which a WebSocket polls.
+static inline CURLcode errand_curl_easy_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
 static inline CURLMcode errand_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
 }

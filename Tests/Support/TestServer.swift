@@ -22,6 +22,10 @@ public enum TestServer: String, Sendable, CaseIterable {
     /// The project's cookie server, which sets cookies as told and echoes the `Cookie` field it received
     /// (Tests/Servers/cookie_server.py).
     case cookie = "ERRAND_COOKIE_URL"
+    /// A WebSocket server built on the `websockets` package (Tests/Servers/ws_server.py).
+    case webSocket = "ERRAND_WS_URL"
+    /// The raw-socket WebSocket server that breaks the protocol on purpose (Tests/Servers/ws_hostile.py).
+    case webSocketHostile = "ERRAND_WS_HOSTILE_URL"
 
     /// Whether this run is CI (`CI=true`), where no server-backed test may be skipped.
     public static var isCI: Bool {

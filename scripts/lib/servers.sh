@@ -27,12 +27,14 @@ servers_require_packages() {
   [[ -x $SERVERS_PY ]] && "$SERVERS_PY" -c 'import httpbin' >/dev/null 2>&1 || missing+=(python3-httpbin)
   # The cookie tests refuse public suffixes by the system's list (Debian's publicsuffix; elsewhere they skip).
   [[ $(uname -s) != Linux || -f /usr/share/publicsuffix/public_suffix_list.dat ]] || missing+=(publicsuffix)
+  # The WebSocket tests talk to a server built on the `websockets` package (PyPI's, as Debian packages it).
+  [[ -x $SERVERS_PY ]] && "$SERVERS_PY" -c 'import websockets' >/dev/null 2>&1 || missing+=(python3-websockets)
   mapfile -t -O "${#missing[@]}" missing < <(packages_missing_for_build)
   # The proxy tests go through a real proxy.
   mapfile -t -O "${#missing[@]}" missing < <(connectivity_missing_packages)
   ((${#missing[@]} == 0)) && return 0
   if [[ $(id -u) != 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
-    echo "On macOS: brew install nginx openssl curl tmux tinyproxy, and pip install httpbin (then set SERVERS_PY)." >&2
+    echo "On macOS: brew install nginx openssl curl tmux tinyproxy, and pip install httpbin websockets (then set SERVERS_PY)." >&2
   fi
   packages_install "${missing[@]}"
 }
@@ -145,7 +147,10 @@ servers_start() {
   servers_start_python sse_server ERRAND_SSE_URL
   servers_start_python cookie_server ERRAND_COOKIE_URL
   connectivity_start
+  servers_start_python ws_server ERRAND_WS_URL
+  servers_start_python ws_hostile ERRAND_WS_HOSTILE_URL
   servers_log "httpbin ${ERRAND_HTTPBIN_URL}, nginx ${ERRAND_NGINX_HTTPS_URL} ${ERRAND_NGINX_HTTP_URL}, fault ${ERRAND_FAULT_URL:-none}, replica ${ERRAND_REPLICA_URL:-none}, upload ${ERRAND_UPLOAD_URL:-none}, sse ${ERRAND_SSE_URL:-none}"
+  servers_log "websocket ${ERRAND_WS_URL:-none}, hostile websocket ${ERRAND_WS_HOSTILE_URL:-none}"
 }
 
 # servers_check_no_curl DIR: the tools and test bundle built in DIR reference no curl_* symbol of their own (the
@@ -168,7 +173,7 @@ servers_check_no_curl() {
 
 servers_print_env() {
   local var
-  for var in ERRAND_HTTPBIN_URL ERRAND_NGINX_HTTPS_URL ERRAND_NGINX_HTTP_URL ERRAND_FAULT_URL ERRAND_REPLICA_URL ERRAND_UPLOAD_URL ERRAND_SSE_URL ERRAND_COOKIE_URL \
+  for var in ERRAND_HTTPBIN_URL ERRAND_NGINX_HTTPS_URL ERRAND_NGINX_HTTP_URL ERRAND_FAULT_URL ERRAND_REPLICA_URL ERRAND_UPLOAD_URL ERRAND_SSE_URL ERRAND_COOKIE_URL ERRAND_WS_URL ERRAND_WS_HOSTILE_URL \
     ERRAND_TEST_CA ERRAND_TEST_PIN ERRAND_TEST_WRONG_PIN SERVERS_STATE \
     ERRAND_PROXY_URL ERRAND_OPEN_PROXY_URL ERRAND_PROXY_USER ERRAND_PROXY_PASSWORD ERRAND_SOCKS_URL ERRAND_NGINX_MTLS_URL ERRAND_NGINX_SOCKET \
     ERRAND_TEST_CLIENT_TLS; do

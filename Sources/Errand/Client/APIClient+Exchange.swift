@@ -188,7 +188,7 @@ extension APIClient {
         return response
     }
 
-    private static func report(
+    static func report(
         _ configuration: ClientConfiguration, _ request: TransportRequest, status: Int?, error: ErrandError?,
         started: ContinuousClock.Instant, metrics: TransferMetrics?, cacheStatus: CacheStatus
     ) {

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Cuts the bytes a server sends into frames, however the reads split them, refusing what a client must refuse
+/// before it holds a payload: reserved bits, unknown opcodes, masked frames, fragmented or long control frames, and a
+/// frame longer than the largest message accepted (so a 100 MB frame fails at its header, not after 100 MB).
+struct WebSocketFrameParser: Sendable {
+    /// The largest payload a data frame may have; a longer one fails with 1009.
+    let maxPayload: Int
+    private var buffer = Data()
+    private var failed = false
+
+    init(maxPayload: Int) {
+        self.maxPayload = max(0, maxPayload)
+    }
+
+    /// Bytes received and not yet cut into frames.
+    var bufferedCount: Int { buffer.count }
+
+    /// Adds bytes read from the connection.
+    mutating func append(_ bytes: Data) {
+        buffer.append(bytes)
+    }
+
+    /// The next whole frame, or `nil` until more bytes arrive. After a violation every call throws it again.
+    mutating func nextFrame() throws(WebSocketProtocolViolation) -> WebSocketFrame? {
+        guard !failed else { throw .protocolError("the connection already failed") }
+        do {
+            return try parse()
+        } catch {
+            failed = true
+            buffer = Data()
+            throw error
+        }
+    }
+
+    private mutating func parse() throws(WebSocketProtocolViolation) -> WebSocketFrame? {
+        guard buffer.count >= 2 else { return nil }
+        let start = buffer.startIndex
+        let first = buffer[start]
+        let second = buffer[start + 1]
+        guard first & 0x70 == 0 else { throw .protocolError("reserved bits set without an extension") }
+        guard let opcode = WebSocketFrame.Opcode(rawValue: first & 0x0F) else {
+            throw .protocolError("reserved opcode \(first & 0x0F)")
+        }
+        let isFinal = first & 0x80 != 0
+        guard second & 0x80 == 0 else { throw .protocolError("a server frame was masked") }
+        let shortLength = Int(second & 0x7F)
+        if opcode.isControl {
+            guard isFinal else { throw .protocolError("a fragmented control frame") }
+            guard shortLength <= WebSocketFrame.maxControlPayload else {
+                throw .protocolError("a control frame longer than 125 bytes")
+            }
+        }
+        var headLength = 2
+        let length: UInt64
+        switch shortLength {
+        case 126:
+            guard buffer.count >= 4 else { return nil }
+            length = UInt64(buffer[start + 2]) << 8 | UInt64(buffer[start + 3])
+            headLength = 4
+        case 127:
+            guard buffer.count >= 10 else { return nil }
+            length = (0..<8).reduce(UInt64(0)) { $0 << 8 | UInt64(buffer[start + 2 + $1]) }
+            guard length >> 63 == 0 else { throw .protocolError("a frame length with its top bit set") }
+            headLength = 10
+        default:
+            length = UInt64(shortLength)
+        }
+        guard length <= UInt64(maxPayload) else {
+            throw .tooBig("a frame of \(length) bytes, more than the \(maxPayload) accepted")
+        }
+        let total = headLength + Int(length)
+        guard buffer.count >= total else { return nil }
+        let payload = Data(buffer[(start + headLength)..<(start + total)])
+        buffer.removeFirst(total)
+        if buffer.isEmpty { buffer = Data() }
+        return WebSocketFrame(isFinal: isFinal, opcode: opcode, payload: payload)
+    }
+}

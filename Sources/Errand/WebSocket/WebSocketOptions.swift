@@ -1,0 +1,32 @@
+import Foundation
+
+/// How a WebSocket connection is opened and kept.
+public struct WebSocketOptions: Sendable, Hashable {
+    /// The subprotocols to offer (`Sec-WebSocket-Protocol`), most preferred first; the server picks one or none
+    /// (``WebSocket/subprotocol``). A server that picks one not offered fails the handshake.
+    public var subprotocols: [String]
+    /// The largest message accepted, in bytes, whole (not per frame); a larger one fails the connection with 1009.
+    /// Default 1 MiB.
+    public var maxMessageSize: Int
+    /// How often to send a keep-alive ping; `nil` (the default) sends none. Time runs on the client's
+    /// ``ClientConfiguration/clock``.
+    public var pingInterval: Duration?
+    /// How long a keep-alive ping may go unanswered before the connection fails (close 1011). Pongs are read with
+    /// the messages, so a reader that stops reading for longer than this loses the connection. Default 20 s.
+    public var pongTimeout: Duration
+    /// How long ``WebSocket/close(code:reason:)`` waits for the server's close frame before it drops the
+    /// connection. Default 10 s.
+    public var closeTimeout: Duration
+
+    /// Creates options; every argument has the default described on its property.
+    public init(
+        subprotocols: [String] = [], maxMessageSize: Int = 1 << 20, pingInterval: Duration? = nil,
+        pongTimeout: Duration = .seconds(20), closeTimeout: Duration = .seconds(10)
+    ) {
+        self.subprotocols = subprotocols
+        self.maxMessageSize = max(0, maxMessageSize)
+        self.pingInterval = pingInterval
+        self.pongTimeout = pongTimeout
+        self.closeTimeout = closeTimeout
+    }
+}

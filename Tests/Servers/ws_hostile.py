@@ -1,0 +1,183 @@
+"""A raw-socket WebSocket server that sends what a polite server never does, for the tests.
+
+Python standard library only; listens on 127.0.0.1. After a valid handshake (except /bad-accept), each path sends
+its fault, then reads the client's frames until a close frame or the end, and records the close code the client
+sent under `?key=K`.
+
+  /invalid-utf8         a text frame that is not UTF-8
+  /invalid-utf8-split   a text message whose second fragment breaks the character the first began
+  /long-control         a ping of 126 bytes
+  /masked               a masked text frame
+  /reserved-bits        a text frame with RSV1 set
+  /abrupt               closes the TCP connection without a close frame
+  /split                the text frame "one byte at a time" written byte by byte, then a close 1000
+  /oversize             a 100 MB binary message in 64 KiB fragments (stops when the client hangs up)
+  /oversize-frame       the header of one 100 MB binary frame
+  /silent               reads, answers nothing (no pong, no close)
+  /bad-accept           a 101 with a wrong Sec-WebSocket-Accept
+  GET /report?key=K     (plain HTTP) {"close": code, "reason": text} once the client's close frame for K arrived,
+                        {"close": null} if the connection ended without one (waits up to 10 s)
+
+    python3 Tests/Servers/ws_hostile.py --port 8091
+"""
+import argparse
+import base64
+import hashlib
+import json
+import socket
+import struct
+import threading
+import time
+from urllib.parse import parse_qs, urlsplit
+
+GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+CONDITION = threading.Condition()
+REPORTS = {}
+
+
+def frame(opcode, payload=b"", fin=True, rsv=0, mask=None):
+    head = bytes([(0x80 if fin else 0) | rsv | opcode])
+    length = len(payload)
+    mask_bit = 0x80 if mask else 0
+    if length < 126:
+        head += bytes([mask_bit | length])
+    elif length < 65536:
+        head += bytes([mask_bit | 126]) + struct.pack(">H", length)
+    else:
+        head += bytes([mask_bit | 127]) + struct.pack(">Q", length)
+    if mask:
+        payload = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        head += mask
+    return head + payload
+
+
+def read_exact(conn, count):
+    data = b""
+    while len(data) < count:
+        chunk = conn.recv(count - len(data))
+        if not chunk:
+            raise EOFError
+        data += chunk
+    return data
+
+
+def read_frame(conn):
+    first, second = read_exact(conn, 2)
+    length = second & 0x7F
+    if length == 126:
+        length = struct.unpack(">H", read_exact(conn, 2))[0]
+    elif length == 127:
+        length = struct.unpack(">Q", read_exact(conn, 8))[0]
+    mask = read_exact(conn, 4) if second & 0x80 else b"\0\0\0\0"
+    payload = bytes(b ^ mask[i % 4] for i, b in enumerate(read_exact(conn, length)))
+    return first & 0x0F, payload
+
+
+def record(key, close, reason=""):
+    with CONDITION:
+        REPORTS[key] = {"close": close, "reason": reason}
+        CONDITION.notify_all()
+
+
+def read_until_close(conn, key):
+    try:
+        while True:
+            opcode, payload = read_frame(conn)
+            if opcode == 0x8:
+                code = struct.unpack(">H", payload[:2])[0] if len(payload) >= 2 else None
+                record(key, code, payload[2:].decode("utf-8", "replace"))
+                return
+    except (EOFError, OSError):
+        record(key, None)
+
+
+def report(conn, query):
+    key = query.get("key", [""])[0]
+    deadline = time.time() + 10
+    with CONDITION:
+        while key not in REPORTS and time.time() < deadline:
+            CONDITION.wait(deadline - time.time())
+        body = json.dumps(REPORTS.get(key, {"close": None, "reason": "no connection"})).encode()
+    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: %d\r\n\r\n"
+                 % len(body) + body)
+
+
+def serve(conn):
+    try:
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = conn.recv(4096)
+            if not chunk:
+                return
+            head += chunk
+        lines = head.split(b"\r\n\r\n")[0].decode("latin-1").split("\r\n")
+        target = urlsplit(lines[0].split(" ")[1])
+        query = parse_qs(target.query)
+        if target.path == "/report":
+            report(conn, query)
+            return
+        headers = {line.split(":", 1)[0].strip().lower(): line.split(":", 1)[1].strip() for line in lines[1:]}
+        accept = base64.b64encode(hashlib.sha1(headers.get("sec-websocket-key", "").encode() + GUID).digest())
+        if target.path == "/bad-accept":
+            accept = base64.b64encode(b"not the right one")
+        conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n")
+        fault(conn, target.path, query.get("key", [""])[0])
+    except OSError:
+        pass
+    finally:
+        conn.close()
+
+
+def fault(conn, path, key):
+    if path == "/invalid-utf8":
+        conn.sendall(frame(0x1, b"\xce\xba\xff"))
+    elif path == "/invalid-utf8-split":
+        conn.sendall(frame(0x1, b"ok \xce", fin=False) + frame(0x0, b"A"))
+    elif path == "/long-control":
+        conn.sendall(frame(0x9, bytes(126)))
+    elif path == "/masked":
+        conn.sendall(frame(0x1, b"masked", mask=b"\x01\x02\x03\x04"))
+    elif path == "/reserved-bits":
+        conn.sendall(frame(0x1, b"rsv", rsv=0x40))
+    elif path == "/abrupt":
+        record(key, None)
+        conn.shutdown(socket.SHUT_RDWR)
+        return
+    elif path == "/split":
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        for byte in frame(0x1, b"one byte at a time"):
+            conn.sendall(bytes([byte]))
+            time.sleep(0.002)
+        conn.sendall(frame(0x8, struct.pack(">H", 1000) + b"done"))
+    elif path == "/oversize":
+        chunk = bytes(65536)
+        try:
+            conn.sendall(frame(0x2, chunk, fin=False))
+            for _ in range(1600):
+                conn.sendall(frame(0x0, chunk, fin=False))
+        except OSError:
+            pass
+    elif path == "/oversize-frame":
+        conn.sendall(bytes([0x82, 127]) + struct.pack(">Q", 100_000_000))
+    elif path == "/silent":
+        pass
+    read_until_close(conn, key)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--log")
+    port = parser.parse_args().port
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", port))
+    listener.listen(64)
+    while True:
+        conn, _ = listener.accept()
+        threading.Thread(target=serve, args=(conn,), daemon=True).start()
+
+
+if __name__ == "__main__":
+    main()
