@@ -50,6 +50,9 @@ public struct TransportFailure: Sendable, CustomStringConvertible {
         case badResponse
         /// Anything else.
         case other
+        /// A replay (``HARReplayTransport``) has no recorded answer for the request; ``TransportFailure/underlying``
+        /// names the closest recorded exchange and how it differs.
+        case notRecorded
     }
 
     /// The kind of failure.
