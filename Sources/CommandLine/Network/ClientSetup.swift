@@ -24,8 +24,12 @@ public struct ClientSetup: Sendable {
     public var maxConcurrent: Int?
     /// The retry policy.
     public var retry: RetryPolicy
-    /// The on-disk HTTP cache of API responses, made once per run; `nil` with `--no-cache`.
+    /// The on-disk HTTP cache of API responses, made once per run; `nil` with `--no-cache` or `--replay`.
     public let cache: HTTPCache?
+    /// The recording of this run's exchanges (`--record FILE.har`), shared by every client of the run.
+    public let recorder: HARRecorder?
+    /// The recording this run is answered from (`--replay FILE.har`) instead of the network.
+    public let replay: HARReplayTransport?
 
     /// Reads the shared options of an invocation.
     /// - Throws: ``UsageError`` for a malformed `--base-url`, environment value or `--timeout`.
@@ -45,6 +49,14 @@ public struct ClientSetup: Sendable {
         }
         self.cacheName = cacheName
         retry = .default
+        (recorder, replay) = try Self.recording(invocation)
+        // A replay answers from its file alone: what an earlier run cached must not stand in for it.
+        if replay != nil {
+            if isOffline {
+                throw invocation.usageError("--replay answers from its file, so it cannot be combined with --offline")
+            }
+            usesCache = false
+        }
         cache =
             usesCache
             ? HTTPCache.standard(
@@ -65,7 +77,7 @@ public struct ClientSetup: Sendable {
             retry: isOffline ? nil : retry, rateLimiter: rate.map { RateLimiter(rate: $0, burst: 1) },
             maxConcurrent: maxConcurrent)
         var configuration = ClientConfiguration(
-            baseURL: baseURL, middleware: middleware, observers: isVerbose ? [VerboseLog(console: console)] : [])
+            baseURL: baseURL, transport: replay, middleware: middleware, observers: observers(console: console))
         if let timeout { configuration.timeout = timeout }
         return configuration
     }
@@ -77,7 +89,7 @@ public struct ClientSetup: Sendable {
             isOffline
             ? [Self.refuseNetwork] : Resilience.middleware(retry: retry)
         var configuration = ClientConfiguration(
-            baseURL: baseURL, middleware: middleware, observers: isVerbose ? [VerboseLog(console: console)] : [])
+            baseURL: baseURL, transport: replay, middleware: middleware, observers: observers(console: console))
         if let timeout { configuration.timeout = timeout }
         return configuration
     }

@@ -2,7 +2,7 @@ import Errand
 
 /// The options both tools share: output format, server, timeouts, cache and diagnostics.
 public enum NetworkOptions {
-    /// `--json`, `--base-url`, `--timeout`, `--no-cache`, `--offline`, `--verbose`.
+    /// `--json`, `--base-url`, `--timeout`, `--no-cache`, `--offline`, `--verbose`, `--record`, `--replay`.
     public static func options(baseURLVariable: String) -> [Option] {
         // The tools retry with the default policy (ClientSetup), so a timeout applies to each of its attempts.
         let attempts = RetryPolicy.default.maxAttempts
@@ -17,6 +17,11 @@ public enum NetworkOptions {
             .flag("no-cache", help: "Neither read nor write the on-disk cache."),
             .flag("offline", help: "Answer from the on-disk cache only; what is not cached fails."),
             .flag("verbose", help: "Print one line per HTTP exchange on stderr (secrets redacted)."),
+            .value(
+                "record", "FILE.har",
+                help: "Record every HTTP exchange of the run to a HAR 1.2 file (secrets redacted)."),
+            .value(
+                "replay", "FILE.har", help: "Answer from a HAR recording instead of the network; unmatched is exit 4."),
         ]
     }
 }
