@@ -27,7 +27,10 @@ extension ErrandError: LocalizedError, CustomStringConvertible, CustomDebugStrin
             case .insecureRedirect: return "The server redirected to an insecure address, which was refused."
             case .badResponse: return "The server sent a response that could not be read."
             case .other: return "The network request failed."
-            case .notRecorded: return "The recording has no answer for this request: \(failure.underlying)"
+            case .notRecorded:
+                let reason =
+                    failure.underlying.hasSuffix(".") ? failure.underlying.dropLast() : Substring(failure.underlying)
+                return "The recording has no answer for this request: \(reason)."
             }
         case .unacceptableStatus(let failure):
             switch failure.status {
