@@ -25,6 +25,9 @@ public final class HARReplayTransport: Transport {
     /// A replay of an archive.
     ///
     /// - Parameters:
+    ///   - har: the recorded exchanges.
+    ///   - matching: which parts of a request must equal a recorded one.
+    ///   - redaction: the rules of the client that recorded, so that requests compare as the file shows them.
     ///   - fallback: where requests the recording does not hold go; `nil` (strict) fails them.
     public init(
         _ har: HAR, matching: HARMatching = HARMatching(), redaction: Redaction = Redaction(),
