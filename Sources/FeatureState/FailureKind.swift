@@ -41,6 +41,8 @@ public enum FailureKind: String, Sendable, Hashable, CaseIterable {
             case .timedOut: self = .timedOut
             case .tooManyRedirects, .insecureRedirect: self = .redirectRefused
             case .badResponse: self = .invalidResponse
+            // A replay answers from its recording as an offline run answers from the cache.
+            case .notRecorded: self = .notCached
             }
         case .notCached: self = .notCached
         case .unacceptableStatus(let failure): self = failure.status == 404 ? .notFound : .serverError

@@ -38,7 +38,18 @@ struct MealDBSession {
         output = MealOutput(console: console, json: context.wantsJSON)
     }
 
+    /// Carries out the command, and then waits for the recording (`--record`) to hold every exchange.
     func run() async throws {
+        do {
+            try await perform()
+        } catch {
+            await setup.finishRecording(console: console)
+            throw error
+        }
+        await setup.finishRecording(console: console)
+    }
+
+    private func perform() async throws {
         switch invocation.command?.name {
         case "search":
             let text = try invocation.requiredArgument("TEXT")

@@ -26,7 +26,18 @@ struct MetSession {
         environment = context.environment
     }
 
+    /// Carries out the command, and then waits for the recording (`--record`) to hold every exchange.
     func run() async throws {
+        do {
+            try await perform()
+        } catch {
+            await setup.finishRecording(console: console)
+            throw error
+        }
+        await setup.finishRecording(console: console)
+    }
+
+    private func perform() async throws {
         switch invocation.command?.name {
         case "search":
             try await search()

@@ -29,14 +29,36 @@ servers_require_packages() {
   [[ $(uname -s) != Linux || -f /usr/share/publicsuffix/public_suffix_list.dat ]] || missing+=(publicsuffix)
   # The WebSocket tests talk to a server built on the `websockets` package (PyPI's, as Debian packages it).
   [[ -x $SERVERS_PY ]] && "$SERVERS_PY" -c 'import websockets' >/dev/null 2>&1 || missing+=(python3-websockets)
+  # The recordings the tests write are checked with pip's jsonschema and haralyzer, which need pip itself.
+  [[ -x $SERVERS_PY ]] && "$SERVERS_PY" -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
   mapfile -t -O "${#missing[@]}" missing < <(packages_missing_for_build)
   # The proxy tests go through a real proxy.
   mapfile -t -O "${#missing[@]}" missing < <(connectivity_missing_packages)
-  ((${#missing[@]} == 0)) && return 0
+  ((${#missing[@]} == 0)) && { servers_require_har_checkers; return 0; }
   if [[ $(id -u) != 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
     echo "On macOS: brew install nginx openssl curl tmux tinyproxy, and pip install httpbin websockets (then set SERVERS_PY)." >&2
   fi
   packages_install "${missing[@]}"
+  servers_require_har_checkers
+}
+
+# The independent HAR readers (PyPI's jsonschema and haralyzer) for Tests/HAR/validate_har.py: installed for
+# Debian's python as root; elsewhere named, and the run stops.
+servers_require_har_checkers() {
+  "$SERVERS_PY" -c 'import jsonschema, haralyzer' >/dev/null 2>&1 && return 0
+  if [[ $(id -u) != 0 ]]; then
+    echo "The HAR checks need jsonschema and haralyzer: $SERVERS_PY -m pip install jsonschema haralyzer" >&2
+    exit 1
+  fi
+  echo "servers: installing jsonschema and haralyzer from PyPI for $SERVERS_PY" >&2
+  "$SERVERS_PY" -m pip install -q --break-system-packages jsonschema haralyzer >&2
+}
+
+# Checks every HAR file the tests wrote into ERRAND_HAR_DIR with the HAR 1.2 schema and haralyzer.
+servers_check_har_files() {
+  local dir=$1
+  compgen -G "$dir/*.har" >/dev/null || { servers_log "no HAR files to check in $dir"; return 0; }
+  "$SERVERS_PY" "$(dirname "${BASH_SOURCE[0]}")/../../Tests/HAR/validate_har.py" "$dir"
 }
 
 servers_free_port() {

@@ -24,12 +24,16 @@ public struct ClientSetup: Sendable {
     public var maxConcurrent: Int?
     /// The retry policy.
     public var retry: RetryPolicy
-    /// The on-disk HTTP cache of API responses, made once per run; `nil` with `--no-cache`.
+    /// The on-disk HTTP cache of API responses, made once per run; `nil` with `--no-cache` or `--replay`.
     public let cache: HTTPCache?
     /// The proxy of the run (`--proxy`, or the environment's).
     public let proxy: ProxyChoice
     /// The transport every request of the run shares: one with the proxy, or `nil` for the default.
     private let transport: (any Transport)?
+    /// The recording of this run's exchanges (`--record FILE.har`), shared by every client of the run.
+    public let recorder: HARRecorder?
+    /// The recording this run is answered from (`--replay FILE.har`) instead of the network.
+    public let replay: HARReplayTransport?
 
     /// Reads the shared options of an invocation.
     /// - Throws: ``UsageError`` for a malformed `--base-url`, environment value, `--timeout` or `--proxy`.
@@ -51,6 +55,14 @@ public struct ClientSetup: Sendable {
         proxy = try ProxyChoice(invocation: invocation, environment: context.environment)
         transport = proxy.transport()
         retry = .default
+        (recorder, replay) = try Self.recording(invocation)
+        // A replay answers from its file alone: what an earlier run cached must not stand in for it.
+        if replay != nil {
+            if isOffline {
+                throw invocation.usageError("--replay answers from its file, so it cannot be combined with --offline")
+            }
+            usesCache = false
+        }
         cache =
             usesCache
             ? HTTPCache.standard(
@@ -71,7 +83,7 @@ public struct ClientSetup: Sendable {
             retry: isOffline ? nil : retry, rateLimiter: rate.map { RateLimiter(rate: $0, burst: 1) },
             maxConcurrent: maxConcurrent)
         var configuration = ClientConfiguration(
-            baseURL: baseURL, middleware: middleware, observers: isVerbose ? [VerboseLog(console: console)] : [])
+            baseURL: baseURL, transport: replay, middleware: middleware, observers: observers(console: console))
         if let timeout { configuration.timeout = timeout }
         if isVerbose { console.diagnostic(console.errorStyle.dim(proxy.verboseLine)) }
         if let transport { configuration.transport = transport }
@@ -85,7 +97,7 @@ public struct ClientSetup: Sendable {
             isOffline
             ? [Self.refuseNetwork] : Resilience.middleware(retry: retry)
         var configuration = ClientConfiguration(
-            baseURL: baseURL, middleware: middleware, observers: isVerbose ? [VerboseLog(console: console)] : [])
+            baseURL: baseURL, transport: replay, middleware: middleware, observers: observers(console: console))
         if let timeout { configuration.timeout = timeout }
         if let transport { configuration.transport = transport }
         return configuration

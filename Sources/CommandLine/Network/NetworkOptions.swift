@@ -2,7 +2,7 @@ import Errand
 
 /// The options both tools share: output format, server, timeouts, cache and diagnostics.
 public enum NetworkOptions {
-    /// `--json`, `--base-url`, `--timeout`, `--no-cache`, `--offline`, `--verbose`, `--proxy`.
+    /// `--json`, `--base-url`, `--timeout`, `--no-cache`, `--offline`, `--verbose`, `--proxy`, `--record`, `--replay`.
     public static func options(baseURLVariable: String) -> [Option] {
         // The tools retry with the default policy (ClientSetup), so a timeout applies to each of its attempts.
         let attempts = RetryPolicy.default.maxAttempts
@@ -21,6 +21,11 @@ public enum NetworkOptions {
                 "proxy", "URL",
                 help: "Proxy as [scheme://][user:password@]host[:port] (default: env https_proxy, http_proxy, "
                     + "ALL_PROXY; NO_PROXY applies); \"\" for none."),
+            .value(
+                "record", "FILE.har",
+                help: "Record every HTTP exchange of the run to a HAR 1.2 file (secrets redacted)."),
+            .value(
+                "replay", "FILE.har", help: "Answer from a HAR recording instead of the network; unmatched is exit 4."),
         ]
     }
 }

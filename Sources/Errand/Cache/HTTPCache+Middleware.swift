@@ -175,7 +175,7 @@ extension HTTPCache {
         var response = served(stored, for: lookup, status: status)
         if let range { range.apply(to: &response) }
         if bodyless { response.body = Data() }
-        report(lookup, status: response.status, error: nil, cacheStatus: status, context: context)
+        report(lookup, status: response.status, error: nil, cacheStatus: status, context: context, response: response)
         return response
     }
 
@@ -212,7 +212,8 @@ extension HTTPCache {
     }
 
     func report(
-        _ lookup: Lookup, status: Int?, error: ErrandError?, cacheStatus: CacheStatus, context: MiddlewareContext
+        _ lookup: Lookup, status: Int?, error: ErrandError?, cacheStatus: CacheStatus, context: MiddlewareContext,
+        response: TransportResponse? = nil
     ) {
         guard !context.observers.isEmpty else { return }
         let request = lookup.request
@@ -226,6 +227,9 @@ extension HTTPCache {
                 method: request.method, url: redaction.redact(request.url),
                 requestHeaders: redaction.redact(request.headers),
                 status: status, error: reported, duration: ContinuousClock.now - lookup.started, bytesReceived: 0,
-                bytesSent: 0, attempt: request.options.attempt, cacheStatus: cacheStatus, metrics: nil))
+                bytesSent: 0, attempt: request.options.attempt, cacheStatus: cacheStatus, metrics: nil,
+                requestBody: request.body.redacted(redaction.including(secretsOf: request)),
+                responseHeaders: response.map { redaction.redact($0.headers) } ?? [:],
+                responseBody: response.map { redaction.including(secretsOf: request).redact(body: $0.body) }))
     }
 }

@@ -162,44 +162,48 @@ extension APIClient {
             response = try await transfer(request, over: transport)
         } catch {
             report(
-                configuration, request, status: nil, error: ErrandError(error), started: started, metrics: nil,
+                configuration, request, response: nil, error: ErrandError(error), started: started,
                 cacheStatus: request.reportedCacheStatus(for: nil))
             throw error
         }
         let cacheStatus = request.reportedCacheStatus(for: response)
         guard let stream = response.bodyStream else {
-            report(
-                configuration, request, status: response.status, error: nil, started: started,
-                metrics: response.metrics, cacheStatus: cacheStatus)
+            report(configuration, request, response: response, error: nil, started: started, cacheStatus: cacheStatus)
             return response
         }
-        let status = response.status
-        let headMetrics = response.metrics
+        let head = TransportResponse(
+            status: response.status, headers: response.headers, url: response.url, metrics: response.metrics)
         response.bodyStream = stream.onEnd { bytes, failure in
-            var metrics = headMetrics
-            metrics.bytesReceived = bytes
+            var ended = head
+            ended.metrics.bytesReceived = bytes
             // Dropping a body is how a reader says it has read enough: not a failure of the exchange.
             var failure = failure
             if case .cancelled = failure { failure = nil }
             report(
-                configuration, request, status: status, error: failure, started: started, metrics: metrics,
+                configuration, request, response: ended, streamed: true, error: failure, started: started,
                 cacheStatus: cacheStatus)
         }
         return response
     }
 
     static func report(
-        _ configuration: ClientConfiguration, _ request: TransportRequest, status: Int?, error: ErrandError?,
-        started: ContinuousClock.Instant, metrics: TransferMetrics?, cacheStatus: CacheStatus
+        _ configuration: ClientConfiguration, _ request: TransportRequest, response: TransportResponse?,
+        streamed: Bool = false, error: ErrandError?, started: ContinuousClock.Instant, cacheStatus: CacheStatus
     ) {
         let redaction = configuration.redaction
+        let metrics = response?.metrics
+        let duration = ContinuousClock.now - started
+        let echoes = redaction.including(secretsOf: request)
         let event = ExchangeEvent(
             method: request.method, url: redaction.redact(request.url),
             requestHeaders: redaction.redact(request.headers),
-            status: status, error: error.map { redacted($0, redaction) },
-            duration: ContinuousClock.now - started,
+            status: response?.status, error: error.map { redacted($0, redaction) },
+            duration: duration,
             bytesReceived: metrics?.bytesReceived ?? 0, bytesSent: metrics?.bytesSent ?? 0,
-            attempt: request.options.attempt, cacheStatus: cacheStatus, metrics: metrics)
+            attempt: request.options.attempt, cacheStatus: cacheStatus, metrics: metrics,
+            requestBody: request.body.redacted(echoes),
+            responseHeaders: response.map { redaction.redact($0.headers) } ?? [:],
+            responseBody: streamed ? nil : response.map { echoes.redact(body: $0.body) })
         for observer in configuration.observers { observer.exchangeDidFinish(event) }
     }
 }
@@ -209,5 +213,14 @@ extension ByteStream {
     init(buffered data: Data) {
         let chunk = ChunkOnce(data)
         self.init { chunk.take() }
+    }
+}
+
+extension TransportBody {
+    /// The body as observers see it: bytes in memory with their secrets masked, a file or multipart body as it is
+    /// (observers describe those rather than read them).
+    func redacted(_ redaction: Redaction) -> TransportBody {
+        guard case .data(let data) = self else { return self }
+        return .data(redaction.redact(body: data))
     }
 }

@@ -130,9 +130,9 @@ public struct APIClient: Sendable {
                 // Only the body's own type names its boundary; any other would make the parts unreadable.
                 headers["Content-Type"] = multipart.contentType
                 checkedHeaders = headers
-            case .json(let encode):
+            case .json(let json):
                 do {
-                    body = .data(try encode(configuration.encoder))
+                    body = .data(try json.data(using: configuration.encoder))
                 } catch {
                     throw .invalidRequest("the body could not be encoded as JSON (\(error)).")
                 }

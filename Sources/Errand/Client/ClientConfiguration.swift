@@ -8,7 +8,7 @@ public struct ClientConfiguration: Sendable {
     public var headers: HTTPHeaders
     /// The decoder for JSON responses.
     public var decoder: JSONDecoder
-    /// The encoder for JSON bodies.
+    /// The encoder for JSON bodies. Default ``defaultEncoder()``: keys sorted.
     public var encoder: JSONEncoder
     /// The wire. Defaults to ``ClientConfiguration/defaultTransport()``: libcurl on Linux, URLSession on Apple
     /// platforms.
@@ -86,7 +86,7 @@ public struct ClientConfiguration: Sendable {
         baseURL: URL,
         headers: HTTPHeaders = [:],
         decoder: JSONDecoder = JSONDecoder(),
-        encoder: JSONEncoder = JSONEncoder(),
+        encoder: JSONEncoder = ClientConfiguration.defaultEncoder(),
         transport: (any Transport)? = nil,
         middleware: [any Middleware] = [],
         observers: [any ExchangeObserver] = [],

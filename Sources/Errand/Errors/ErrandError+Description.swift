@@ -28,6 +28,10 @@ extension ErrandError: LocalizedError, CustomStringConvertible, CustomDebugStrin
             case .badResponse: return "The server sent a response that could not be read."
             case .other: return "The network request failed."
             case .proxy: return "The proxy refused the request. Check the proxy's address, user name and password."
+            case .notRecorded:
+                let reason =
+                    failure.underlying.hasSuffix(".") ? failure.underlying.dropLast() : Substring(failure.underlying)
+                return "The recording has no answer for this request: \(reason)."
             }
         case .unacceptableStatus(let failure):
             switch failure.status {

@@ -52,6 +52,9 @@ public struct TransportFailure: Sendable, CustomStringConvertible {
         case other
         /// The proxy refused the request: it wants credentials, refused the ones given, or would not open a tunnel.
         case proxy
+        /// A replay (``HARReplayTransport``) has no recorded answer for the request; ``TransportFailure/underlying``
+        /// names the closest recorded exchange and how it differs.
+        case notRecorded
     }
 
     /// The kind of failure.

@@ -33,12 +33,23 @@ public struct ExchangeEvent: Sendable {
     public var cacheStatus: CacheStatus
     /// The transport's metrics, when it measured them.
     public var metrics: TransferMetrics?
+    /// When the exchange began, by the system's date.
+    public var startDate: Date
+    /// The request body as sent, a body in memory with its secrets masked by ``Redaction/redact(body:)``.
+    public var requestBody: TransportBody
+    /// The response headers, secret fields (`Set-Cookie`, …) masked; empty when no response arrived.
+    public var responseHeaders: HTTPHeaders
+    /// The response body when it was read whole (a buffered exchange or the cache's answer), with secrets masked by
+    /// ``Redaction/redact(body:)``; `nil` for a streamed body (a download, an event stream), which observers never
+    /// hold, and when no response arrived.
+    public var responseBody: Data?
 
     /// Creates an event.
     public init(
         method: HTTPMethod, url: String, requestHeaders: HTTPHeaders, status: Int?, error: ErrandError?,
         duration: Duration, bytesReceived: Int, bytesSent: Int, attempt: Int, cacheStatus: CacheStatus,
-        metrics: TransferMetrics?
+        metrics: TransferMetrics?, startDate: Date? = nil, requestBody: TransportBody = .none,
+        responseHeaders: HTTPHeaders = [:], responseBody: Data? = nil
     ) {
         self.method = method
         self.url = url
@@ -51,6 +62,10 @@ public struct ExchangeEvent: Sendable {
         self.attempt = attempt
         self.cacheStatus = cacheStatus
         self.metrics = metrics
+        self.startDate = startDate ?? Date(timeIntervalSinceNow: -Double(duration / .milliseconds(1)) / 1000)
+        self.requestBody = requestBody
+        self.responseHeaders = responseHeaders
+        self.responseBody = responseBody
     }
 
     /// A one-line summary: `GET https://… 200 12ms cache=miss`.

@@ -5,7 +5,7 @@ public struct RequestBody: Sendable {
     enum Content: Sendable {
         case data(Data)
         case file(URL)
-        case json(@Sendable (JSONEncoder) throws -> Data)
+        case json(EncodedJSON)
         case multipart(MultipartBody)
     }
 
@@ -23,9 +23,15 @@ public struct RequestBody: Sendable {
         RequestBody(content: .data(Data(text.utf8)), contentType: contentType)
     }
 
-    /// An `Encodable` value encoded as JSON with the client's encoder.
+    /// An `Encodable` value encoded as JSON with the client's encoder (keys sorted by default:
+    /// ``ClientConfiguration/defaultEncoder()``).
+    ///
+    /// It is encoded once, when a client first builds the request: the bytes sent, those of every retry, those
+    /// ``APIClient/curlCommand(for:showingSecrets:)`` prints and those a recording keeps are the same bytes. Changing
+    /// the encoder's settings after that does not encode the body again.
     public static func json<Value: Encodable & Sendable>(_ value: Value) -> RequestBody {
-        RequestBody(content: .json({ encoder in try encoder.encode(value) }), contentType: "application/json")
+        RequestBody(
+            content: .json(EncodedJSON { encoder in try encoder.encode(value) }), contentType: "application/json")
     }
 
     /// Form fields, `application/x-www-form-urlencoded`, in the given order and RFC 3986-encoded.

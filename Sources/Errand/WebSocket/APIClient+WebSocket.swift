@@ -93,13 +93,11 @@ extension APIClient {
             let started = ContinuousClock.now
             do {
                 let response = try await upgrade(request, connector)
-                report(
-                    configuration, request, status: response.status, error: nil, started: started,
-                    metrics: response.metrics, cacheStatus: .notUsed)
+                report(configuration, request, response: response, error: nil, started: started, cacheStatus: .notUsed)
                 return response
             } catch {
                 report(
-                    configuration, request, status: nil, error: ErrandError(error), started: started, metrics: nil,
+                    configuration, request, response: nil, error: ErrandError(error), started: started,
                     cacheStatus: .notUsed)
                 throw error
             }

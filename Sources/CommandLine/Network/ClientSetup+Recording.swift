@@ -1,0 +1,43 @@
+import Errand
+import Foundation
+
+extension ClientSetup {
+    /// The `--verbose` log and the `--record` recording, as the run asks.
+    func observers(console: Console) -> [any ExchangeObserver] {
+        var observers: [any ExchangeObserver] = isVerbose ? [VerboseLog(console: console)] : []
+        if let recorder { observers.append(recorder) }
+        return observers
+    }
+
+    /// Waits until the recording holds every exchange of the run, and says on stderr when it could not be written.
+    public func finishRecording(console: Console) async {
+        guard let recorder else { return }
+        await recorder.flush()
+        if let failure = recorder.writeFailure {
+            console.warning("The recording \(recorder.file.path) could not be written: \(failure)")
+        }
+    }
+
+    /// The recorder of `--record FILE.har` and the replay of `--replay FILE.har`.
+    static func recording(_ invocation: Invocation) throws(UsageError) -> (HARRecorder?, HARReplayTransport?) {
+        let record = invocation.value("record")
+        let replay = invocation.value("replay")
+        if record?.isEmpty == true || replay?.isEmpty == true {
+            throw invocation.usageError("--record and --replay need the name of a .har file")
+        }
+        var recorder: HARRecorder?
+        if let record {
+            do {
+                recorder = try HARRecorder(file: URL(fileURLWithPath: record))
+            } catch {
+                throw invocation.usageError("cannot write the recording \(record): \(error.localizedDescription)")
+            }
+        }
+        guard let replay else { return (recorder, nil) }
+        do {
+            return (recorder, try HARReplayTransport(file: URL(fileURLWithPath: replay)))
+        } catch {
+            throw invocation.usageError("cannot read \(replay) as a HAR recording: \(error)")
+        }
+    }
+}

@@ -1,0 +1,19 @@
+/// The standard reason phrases (RFC 9110 §15), for the `statusText` a HAR entry needs: neither transport hands the
+/// server's own phrase up, and HTTP/2 has none.
+enum HTTPStatusText {
+    static func phrase(_ status: Int) -> String {
+        phrases[status] ?? ""
+    }
+
+    private static let phrases: [Int: String] = [
+        100: "Continue", 101: "Switching Protocols", 200: "OK", 201: "Created", 202: "Accepted",
+        203: "Non-Authoritative Information", 204: "No Content", 205: "Reset Content", 206: "Partial Content",
+        300: "Multiple Choices", 301: "Moved Permanently", 302: "Found", 303: "See Other", 304: "Not Modified",
+        307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request", 401: "Unauthorized",
+        403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 406: "Not Acceptable", 408: "Request Timeout",
+        409: "Conflict", 410: "Gone", 411: "Length Required", 412: "Precondition Failed", 413: "Content Too Large",
+        415: "Unsupported Media Type", 416: "Range Not Satisfiable", 422: "Unprocessable Content",
+        429: "Too Many Requests", 500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway",
+        503: "Service Unavailable", 504: "Gateway Timeout",
+    ]
+}

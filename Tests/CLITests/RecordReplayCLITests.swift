@@ -1,0 +1,81 @@
+import Errand
+import Foundation
+import TestSupport
+import Testing
+
+/// `mealdb` and `met` with `--record FILE.har` and `--replay FILE.har`, run as processes against the replica.
+@Suite("--record and --replay", .serialized, .enabled(if: TestServer.replica.isUsable))
+struct RecordReplayCLITests {
+    let met: ToolProcess
+    let mealdb: ToolProcess
+    let root: String
+
+    init() throws {
+        met = try ToolProcess("met")
+        mealdb = try ToolProcess("mealdb")
+        root = try Replica.root()
+    }
+
+    @Test("met search sunflowers, recorded, replays to the same output without the server")
+    func metSearch() async throws {
+        let file = try HARFiles.make("met-sunflowers")
+        let recorded = try await met.run([
+            "search", "sunflowers", "--limit", "8", "--base-url", root, "--record", file.path,
+        ])
+        #expect(recorded.status == 0, "\(recorded)")
+        let har = try HAR(contentsOf: file)
+        #expect(har.log.entries.count >= 2, "the search and the objects")
+        #expect(har.log.entries.first.map { $0.request.url.contains("/search?") } == true)
+        let replayed = try await met.run([
+            "search", "sunflowers", "--limit", "8", "--base-url", root, "--replay", file.path,
+        ])
+        #expect(replayed.status == 0, "\(replayed)")
+        #expect(replayed.stdout == recorded.stdout)
+        #expect(!replayed.stdout.isEmpty)
+        let json = try await met.run(
+            ["search", "sunflowers", "--limit", "8", "--json", "--base-url", root, "--replay", file.path])
+        #expect(json.status == 0, "\(json)")
+    }
+
+    @Test("a request the recording lacks is exit 4, and the reason names the closest entry")
+    func unmatched() async throws {
+        let file = try HARFiles.make("mealdb-pasta")
+        let recorded = try await mealdb.run(["search", "pasta", "--base-url", root, "--record", file.path])
+        #expect(recorded.status == 0, "\(recorded)")
+        let replayed = try await mealdb.run(["search", "pasta", "--base-url", root, "--replay", file.path])
+        #expect(replayed.status == 0, "\(replayed)")
+        #expect(replayed.stdout == recorded.stdout)
+        let other = try await mealdb.run(["search", "soup", "--base-url", root, "--replay", file.path])
+        #expect(other.status == 4, "\(other)")
+        #expect(other.stderr.contains("The recording has no answer"), "\(other.stderr)")
+        #expect(other.stderr.contains("s=pasta was recorded, not s=soup"), "\(other.stderr)")
+    }
+
+    @Test("--replay with --offline, or without a readable file, is a usage error")
+    func usage() async throws {
+        let missing = try await met.run(["search", "x", "--replay", "/nonexistent/none.har"])
+        #expect(missing.status == 2, "\(missing)")
+        let file = try HARFiles.make("empty")
+        _ = try HARRecorder(file: file)
+        let offline = try await met.run(["search", "x", "--replay", file.path, "--offline"])
+        #expect(offline.status == 2, "\(offline)")
+    }
+
+    @Test("a recording killed with SIGKILL midway is a valid archive of the exchanges so far")
+    func killed() async throws {
+        let replica = try await SyntheticReplica("2000/43/0")
+        let file = try HARFiles.make("killed-mirror")
+        let folder = met.home.appendingPathComponent("mirror-\(UUID().uuidString)").path
+        let run = try await KillableRun.run(
+            met.executable,
+            [
+                "mirror", folder, "--base-url", replica.root, "--no-cache", "--json", "--rate", "500", "--batch", "50",
+                "--record", file.path,
+            ],
+            environment: met.environment, killAfter: 3)
+        #expect(run.killed, "\(run.lines.suffix(2))")
+        let har = try HAR(contentsOf: file)
+        #expect(har.log.entries.count >= 1, "the exchanges before the kill were written")
+        #expect(har.log.entries.allSatisfy { $0.response.status > 0 || $0.errandError != nil })
+    }
+}
