@@ -46,8 +46,9 @@ public struct FeatureFailure<Wording: FailureWording>: PresentableFailure, Hasha
     public var technicalDescription: String { classified.technicalDescription }
     /// One sentence for the user.
     public var message: String { Wording.sentence(for: kind) }
-    /// The user's sentence.
-    public var description: String { message }
+    /// The technical description, so that `print(failure)` and string interpolation in a log line give what a
+    /// developer needs; show ``message`` to the user.
+    public var description: String { technicalDescription }
 
     /// Whether an error is a cancellation rather than a failure to report.
     public static func isCancellation(_ error: any Error) -> Bool {
