@@ -3,7 +3,7 @@ import Foundation
 extension APIClient {
     /// Starts sending a request and decoding its JSON body, with its progress to read beside it.
     ///
-    /// The same exchange as ``send(_:progress:)-(Request<Value>,_)``, in a shape that keeps ``ErrandError`` the thrown
+    /// The same exchange as `send(_:progress:)`, in a shape that keeps ``ErrandError`` the thrown
     /// type: see ``Transfer``.
     public func transfer<Value: Decodable & Sendable>(
         _ request: Request<Value>, progress: TransferProgressStream = TransferProgressStream()
