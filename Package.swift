@@ -27,6 +27,8 @@ let pictureLibraries: [Target] = buildsPictures ? [
 
 let package = Package(
     name: "Errand",
+    // The user-facing sentences' string tables (Resources/<language>.lproj) fall back to English.
+    defaultLocalization: "en",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Errand", targets: ["Errand"]),
@@ -62,7 +64,7 @@ let package = Package(
         ),
 
         // The client: requests, URL building, errors, decoding, middleware, transports, cache.
-        .target(name: "Errand", dependencies: curl + ["CSQLite"]),
+        .target(name: "Errand", dependencies: curl + ["CSQLite"], resources: [.process("Resources")]),
         .target(name: "ErrandTesting", dependencies: ["Errand"]),
 
         // SDKs.
@@ -73,8 +75,10 @@ let package = Package(
 
         // App logic.
         .target(name: "FeatureState", dependencies: ["Errand"]),
-        .target(name: "RecipesFeature", dependencies: ["MealDB", "FeatureState"]),
-        .target(name: "MuseumFeature", dependencies: ["MetMuseum", "MetMirror", "FeatureState"]),
+        .target(name: "RecipesFeature", dependencies: ["MealDB", "FeatureState"], resources: [.process("Resources")]),
+        .target(
+            name: "MuseumFeature", dependencies: ["MetMuseum", "MetMirror", "FeatureState"],
+            resources: [.process("Resources")]),
 
         // Command-line apps and what they share: argument parsing, output, galleries, exit codes per failure kind.
         .target(name: "CommandLine", dependencies: ["Errand", "FeatureState"]),

@@ -103,7 +103,7 @@ struct SearchBenchmark {
 
     static func object(_ id: Int, _ generator: inout SeededGenerator) -> MetObject {
         func pick(_ list: [String]) -> String { list[Int(generator.next() % UInt64(list.count))] }
-        var object = MetObject(id: id, title: "\(pick(adjectives)) \(pick(subjects)) with \(pick(motifs))")
+        var object = MetObject(objectID: id, title: "\(pick(adjectives)) \(pick(subjects)) with \(pick(motifs))")
         object.objectName = pick(subjects).capitalized
         object.medium = pick(media)
         object.culture = pick(cultures)

@@ -23,25 +23,49 @@ import Foundation
 /// server, nginx and event-stream server on both transports (MultipartUploadTests, DownloadTests,
 /// ServerSentEventTests, TransferProgressTests).
 @Sendable func readmeTransfers(client: APIClient, photoURL: URL, thumbnail: Data, video: URL, isoURL: URL,
-                               destination: URL) async throws {
+                               destination: URL, requests: [Request<Data>]) async throws {
     do {
         let upload = Request<Void>(method: .post, path: "photos", body: .multipart([
             .field(name: "title", value: "Crème brûlée"),
             .file(name: "photo", url: photoURL, contentType: "image/jpeg"),            // streamed from disk
             .data(name: "thumb", data: thumbnail, filename: "thumb.png", contentType: "image/png"),
         ]))
-        try await client.send(upload)
+        do {
+            try await client.send(upload)
+        } catch {
+            print(error.userMessage)          // an ErrandError: every call of the client throws only that
+        }
     }
 
-    let progress = TransferProgressStream()
-    async let response = client.send(Request<Data>(method: .post, path: "upload", body: .file(video)), progress: progress)
-    for await update in progress { print(update.bytesSent, "of", update.totalBytesToSend ?? 0) }
-    let uploaded = try await response
-    _ = uploaded
+    do {
+        let upload = client.transfer(Request<Data>(method: .post, path: "upload", body: .file(video)))
+        for await update in upload.progress { print(update.bytesSent, "of", update.totalBytesToSend ?? 0) }
+        do {
+            let uploaded = try await upload.value
+            print(uploaded.status)
+        } catch {
+            print(error.userMessage)          // an ErrandError, without a cast
+        }
+    }
+
+    await withTaskGroup(of: Result<Response<Data>, ErrandError>.self) { group in
+        for request in requests {
+            group.addTask { await client.transfer(request).result }
+        }
+        for await result in group {
+            if case .failure(let error) = result { print(error.userMessage) }
+        }
+    }
 
     do {
-        let download = try await client.download(Request(url: isoURL), to: destination, resume: true, progress: progress)
-        print(download.bytes, download.status, download.resumed ? "resumed" : "whole")
+        let download = client.transfer(downloading: Request(url: isoURL), to: destination, resume: true)
+        for await update in download.progress { print(update.bytesReceived, "of", update.totalBytesToReceive ?? 0) }
+        do {
+            let file = try await download.value
+            print(file.bytes, file.status, file.resumed ? "resumed" : "whole")
+        } catch {
+            print(error.userMessage)
+        }
     }
 
     for try await event in client.events(Request(path: "live/scores")) {

@@ -3,8 +3,11 @@ import Errand
 /// How one feature speaks of failures: a sentence for every ``FailureKind``, and the classification of its SDK's
 /// own errors.
 public protocol FailureWording: Sendable {
-    /// The sentence the feature's screens show for a kind of failure.
+    /// The sentence the feature's screens show for a kind of failure, in ``/Errand/Localization/language``.
     static func sentence(for kind: FailureKind) -> String
+    /// The sentence for a kind of failure in a language (`"de"`); a wording without tables of its own answers with
+    /// ``sentence(for:)``.
+    static func sentence(for kind: FailureKind, language: String) -> String
     /// Classifies an error of the feature's SDK that is not an ``/Errand/ErrandError``; `nil` for any other error.
     static func classifyOwn(_ error: any Error) -> ClassifiedFailure?
 }
@@ -12,6 +15,9 @@ public protocol FailureWording: Sendable {
 extension FailureWording {
     /// Nothing beyond Errand's errors: an SDK that throws only ``/Errand/ErrandError``.
     public static func classifyOwn(_ error: any Error) -> ClassifiedFailure? { nil }
+
+    /// The sentence of ``sentence(for:)``, whatever the language: a wording that ships no tables.
+    public static func sentence(for kind: FailureKind, language: String) -> String { sentence(for: kind) }
 }
 
 /// A failure as a feature's screens present it: the classified failure, worded by the feature.
@@ -46,8 +52,11 @@ public struct FeatureFailure<Wording: FailureWording>: PresentableFailure, Hasha
     public var technicalDescription: String { classified.technicalDescription }
     /// One sentence for the user.
     public var message: String { Wording.sentence(for: kind) }
-    /// The user's sentence.
-    public var description: String { message }
+    /// One sentence for the user in a language (`"de"`), whatever ``/Errand/Localization/language`` says.
+    public func message(in language: String) -> String { Wording.sentence(for: kind, language: language) }
+    /// The technical description, so that `print(failure)` and string interpolation in a log line give what a
+    /// developer needs; show ``message`` to the user.
+    public var description: String { technicalDescription }
 
     /// Whether an error is a cancellation rather than a failure to report.
     public static func isCancellation(_ error: any Error) -> Bool {

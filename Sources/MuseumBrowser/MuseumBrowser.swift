@@ -51,12 +51,12 @@ public final class MuseumBrowser: BrowserApp {
             heading = "Departments · Enter picks the filter"
         case .results:
             body = MuseumScreens.results(
-                phase: store.phase, objects: store.objects, query: store.query?.text ?? lastText,
+                phase: store.state, objects: store.objects, query: store.query?.text ?? lastText,
                 selection: entry.selection, showsPictures: showsPictures, pictures: lookup)
             heading = "Objects matching “\(store.query?.text ?? lastText)”"
             if let name = departmentName { heading += " in \(name)" }
             progress = MuseumScreens.progress(
-                phase: store.phase, progress: store.progress, skipped: store.skippedCount, matches: store.matches)
+                phase: store.state, progress: store.progress, skipped: store.skippedCount, matches: store.matches)
         case .object(let object):
             body = MuseumScreens.object(object, scroll: entry.scroll, pictures: lookup)
             heading = "Object"
@@ -111,7 +111,7 @@ public final class MuseumBrowser: BrowserApp {
             let departments = departments
             Task { await departments.retry() }
         case .results:
-            if case .failed = store.phase { startSearch() }
+            if case .failed = store.state { startSearch() }
         case .object:
             break
         }

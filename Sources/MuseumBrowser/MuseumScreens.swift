@@ -27,7 +27,7 @@ public enum MuseumScreens {
 
     /// The search store's state: the objects that arrived, in search order, with a status while it fetches.
     public static func results(
-        phase: MuseumSearchStore.Phase, objects: [MetObject], query: String, selection: Int, showsPictures: Bool,
+        phase: MuseumSearchStore.State, objects: [MetObject], query: String, selection: Int, showsPictures: Bool,
         pictures: Pictures
     ) -> Frame.Body {
         let rows = objects.map { object in
@@ -51,7 +51,7 @@ public enum MuseumScreens {
 
     /// The search's progress for the heading: `12 of 20 · 2 skipped · 345 matches`.
     public static func progress(
-        phase: MuseumSearchStore.Phase, progress: FanOutProgress, skipped: Int, matches: Int
+        phase: MuseumSearchStore.State, progress: FanOutProgress, skipped: Int, matches: Int
     ) -> String? {
         switch phase {
         case .idle, .searching, .failed: return nil
@@ -78,7 +78,7 @@ public enum MuseumScreens {
         if !links.isEmpty { sections.append(.init("Links", .links(links))) }
         return .text(
             TextBody(
-                title: object.title ?? "Untitled", subtitle: "object \(object.id)",
+                title: object.title ?? "Untitled", subtitle: "object \(object.objectID)",
                 picture: picture.map { pictures($0) }, pictureNote: note, facts: ObjectFacts.facts(object),
                 sections: sections, scroll: scroll))
     }

@@ -26,7 +26,7 @@ struct MetOutput {
         }
         let rows = result.objects.map { object in
             [
-                String(object.id), object.title ?? "Untitled", object.artistDisplayName ?? object.culture ?? "",
+                String(object.objectID), object.title ?? "Untitled", object.artistDisplayName ?? object.culture ?? "",
                 object.objectDate ?? "",
             ]
         }
@@ -95,7 +95,7 @@ struct MetOutput {
 
     /// An object in the Met's own field names, keys sorted; a value that cannot be encoded becomes its ID alone.
     static func json(_ object: MetObject) -> JSONValue {
-        (try? JSONValue(encoding: object)) ?? ["objectID": .integer(object.id)]
+        (try? JSONValue(encoding: object)) ?? ["objectID": .integer(object.objectID)]
     }
 }
 

@@ -85,7 +85,7 @@ struct MetSession {
     /// What a settled search store shows: its objects in search order, the skipped ones and the number of matches;
     /// or the failure it settled on, or an interruption when it went back to idle.
     static func outcome(of store: MuseumSearchStore) throws(Failure) -> FetchedObjects {
-        switch store.phase {
+        switch store.state {
         case .finished:
             return FetchedObjects(objects: store.objects, skipped: store.skipped, matches: store.matches)
         case .failed(let message):
@@ -107,7 +107,7 @@ struct MetSession {
                 GalleryItem(
                     title: object.title ?? "Untitled", subtitle: object.artistDisplayName ?? object.culture,
                     details: [object.objectDate, object.medium, object.department].compactMap { $0 },
-                    badge: String(object.id), imageURL: object.thumbnail,
+                    badge: String(object.objectID), imageURL: object.thumbnail,
                     fallbackImageURL: object.primaryImageSmall == nil ? nil : object.primaryImage,
                     link: object.objectURL)
             })

@@ -13,7 +13,7 @@ struct ObjectSheet {
     /// The sheet: heading, facts, place, makers, links, then the ID.
     func text() -> String {
         let sections = [heading(), columns(facts()), columns(place()), makers(), links()].compactMap { $0 }
-        return (sections + [style.dim("object \(object.id)")]).joined(separator: "\n\n")
+        return (sections + [style.dim("object \(object.objectID)")]).joined(separator: "\n\n")
     }
 
     private var fields: ObjectFields { ObjectFields(object) }

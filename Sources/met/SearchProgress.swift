@@ -34,7 +34,7 @@ final class SearchProgress {
     }
 
     private func draw() {
-        let phase = store.phase
+        let phase = store.state
         let progress = store.progress
         guard !isFinished, phase == .fetching || phase == .finished else { return }
         if bar == nil { bar = ProgressBar(console: console, label: "Fetching objects", total: progress.total) }

@@ -26,7 +26,7 @@ struct BulkFetchTests {
             Issue.record("the last event is not .finished")
             return
         }
-        #expect(result.objects.map(\.id) == [7030, 7002, 7001, 7046, 7002])
+        #expect(result.objects.map(\.objectID) == [7030, 7002, 7001, 7046, 7002])
         #expect(result.skipped.map(\.id) == [ReplicaIDs.missing, ReplicaIDs.notValid])
         #expect(result.skipped.map(\.index) == [1, 4])
         guard case .notFound = result.skipped[0].reason, case .notAvailable = result.skipped[1].reason else {
@@ -38,7 +38,7 @@ struct BulkFetchTests {
         #expect(progress.last == FanOutProgress(completed: 7, failed: 2, total: 7))
         var fetchedIndices: [Int] = []
         for case .fetched(let object, let index, _) in events {
-            #expect(object.id == ids[index])
+            #expect(object.objectID == ids[index])
             fetchedIndices.append(index)
         }
         #expect(fetchedIndices.sorted() == [0, 2, 3, 5, 6])
@@ -50,7 +50,7 @@ struct BulkFetchTests {
         let replica = try ReplicaClient()
         let result = try await replica.met.searchObjects(SearchQuery("sunflowers"), limit: 10).result()
         #expect(result.matches == 24)
-        #expect(result.objects.map(\.id) == [7001, 7002, 7003, 7004, 7005, 7006, 7007, 7008])
+        #expect(result.objects.map(\.objectID) == [7001, 7002, 7003, 7004, 7005, 7006, 7007, 7008])
         #expect(result.skipped.map(\.id) == [ReplicaIDs.missing, ReplicaIDs.notValid])
         let sent = try await replica.requests()
         #expect(sent.count == 11)
@@ -103,9 +103,9 @@ struct BulkFetchTests {
         while let event = try await iterator.next() {
             if case .finished(let result) = event { finished = result }
         }
-        #expect(finished?.objects.map(\.id) == [7012, 7013])
+        #expect(finished?.objects.map(\.objectID) == [7012, 7013])
         let result = try await second.result()
-        #expect(result.objects.map(\.id) == [7012, 7013])
+        #expect(result.objects.map(\.objectID) == [7012, 7013])
         #expect(result.skipped.map(\.id) == [7412, 7411])
     }
 
@@ -156,7 +156,7 @@ struct BulkFetchTimingTests {
         let ids = (0..<400).map { ReplicaIDs.served[$0 % ReplicaIDs.served.count] }
         let met = replica.met
         let result = try await clock.run { try await met.objects(ids: ids).result() }
-        #expect(result.objects.map(\.id) == ids)
+        #expect(result.objects.map(\.objectID) == ids)
         #expect(try await replica.requests().count == 400)
         let span = clock.now.offset
         #expect(span >= .seconds(5) && span <= .milliseconds(5_600), "400 objects took \(span) on the clock")
@@ -171,7 +171,7 @@ struct BulkFetchTimingTests {
         let replica = try ReplicaClient(transport: transport)
         let ids = (0..<400).map { ReplicaIDs.served[$0 % ReplicaIDs.served.count] }
         let result = try await replica.met.objects(ids: ids).result()
-        #expect(result.objects.map(\.id) == ids)
+        #expect(result.objects.map(\.objectID) == ids)
         let times = try await replica.requests().map(\.time).sorted()
         try #require(times.count == 400)
         let busiest = Self.busiestWindow(times)

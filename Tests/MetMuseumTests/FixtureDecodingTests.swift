@@ -31,7 +31,7 @@ struct FixtureDecodingTests {
                 #expect(reason.contains("could not parse objectID"))
             case let name where name.hasPrefix("object_"):
                 let object = try decoder.decode(MetObject.self, from: data)
-                #expect(object.id > 0, "\(name)")
+                #expect(object.objectID > 0, "\(name)")
                 #expect(object.title != nil, "\(name)")
             default:
                 Issue.record("no decoding rule for fixture \(name)")

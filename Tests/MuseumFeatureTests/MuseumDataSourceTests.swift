@@ -35,11 +35,11 @@ struct MuseumDataSourceTests {
         let source = MuseumDataSource.mirror(try await Self.mirror())
         let store = MuseumSearchStore(source: source, limit: 10)
         await store.search(SearchQuery("cat"))
-        #expect(store.phase == .finished)
-        #expect(Set(store.objects.map(\.id)) == [1, 2])
+        #expect(store.state == .finished)
+        #expect(Set(store.objects.map(\.objectID)) == [1, 2])
         #expect(store.matches == 2 && store.skipped.isEmpty)
         await store.search(SearchQuery("unicorn"))
-        #expect(store.phase == .finished && store.objects.isEmpty)
+        #expect(store.state == .finished && store.objects.isEmpty)
     }
 
     @Test("the object model loads from the mirror, and fails as online for what the Met did not serve")

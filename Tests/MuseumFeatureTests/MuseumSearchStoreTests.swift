@@ -19,19 +19,19 @@ struct MuseumSearchStoreTests {
         respondWithObject(stub, 2, title: "Two", gate: first)
         respondWithObject(stub, 3, title: "Three", gate: last)
         let store = MuseumSearchStore(client: stubClient(stub), limit: 3, concurrency: 3)
-        #expect(store.phase == .idle)
+        #expect(store.state == .idle)
         let search = Task { await store.search(SearchQuery("cats")) }
         await last.waitForArrival()
         last.open()
         await waitUntil { store.objects.count == 1 }
-        #expect(store.objects.map(\.id) == [3])
-        #expect(store.phase == .fetching)
+        #expect(store.objects.map(\.objectID) == [3])
+        #expect(store.state == .fetching)
         #expect(store.progress.completed == 1 && store.progress.total == 3)
         #expect(store.matches == 103)
         first.open()
         await search.value
-        #expect(store.objects.map(\.id) == [1, 2, 3], "search order, not arrival order")
-        #expect(store.phase == .finished)
+        #expect(store.objects.map(\.objectID) == [1, 2, 3], "search order, not arrival order")
+        #expect(store.state == .finished)
         #expect(store.progress.completed == 3)
     }
 
@@ -45,11 +45,11 @@ struct MuseumSearchStoreTests {
         stub.respond(to: "objects/405", status: 404, json: #"{"message":"Not a valid object"}"#)
         let store = MuseumSearchStore(client: stubClient(stub), limit: 10)
         await store.search(SearchQuery("x"))
-        #expect(store.objects.map(\.id) == [1, 2])
+        #expect(store.objects.map(\.objectID) == [1, 2])
         #expect(store.skippedIDs == [404, 405])
         #expect(store.skippedCount == 2)
         #expect(store.progress.failed == 2)
-        #expect(store.phase == .finished)
+        #expect(store.state == .finished)
         guard case .notFound = store.skipped.first?.reason, case .notAvailable = store.skipped.last?.reason else {
             Issue.record("each skipped object keeps why: \(store.skipped.map(\.reason))")
             return
@@ -79,7 +79,7 @@ struct MuseumSearchStoreTests {
         await cat.value
         #expect(store.objects.map(\.title) == ["Rhino"])
         #expect(store.query?.text == "rhino")
-        #expect(store.phase == .finished)
+        #expect(store.state == .finished)
     }
 
     @Test("a failed search shows one sentence; retry runs it again")
@@ -88,11 +88,11 @@ struct MuseumSearchStoreTests {
         stub.respond(to: "search", status: 503, json: #"{"message":"down"}"#)
         let store = MuseumSearchStore(client: stubClient(stub))
         await store.search(SearchQuery("cats"))
-        #expect(store.phase == .failed("The museum's service is having trouble right now. Please try again later."))
+        #expect(store.state == .failed("The museum's service is having trouble right now. Please try again later."))
         #expect(store.lastFailure?.technicalDescription.contains("503") == true)
         respondToSearch(stub, ids: [])
         await store.retry()
-        #expect(store.phase == .finished)
+        #expect(store.state == .finished)
         #expect(store.objects.isEmpty)
         #expect(store.lastFailure == nil)
     }
@@ -109,7 +109,7 @@ struct MuseumSearchStoreTests {
         store.cancel()
         gate.open()
         await search.value
-        #expect(store.phase == .idle)
+        #expect(store.state == .idle)
     }
 
     @Test("the preview initialiser shows fixed objects")
@@ -117,8 +117,8 @@ struct MuseumSearchStoreTests {
         let object = try JSONDecoder().decode(MetObject.self, from: Data(objectJSON(7, title: "Seven").utf8))
         let store = MuseumSearchStore(objects: [object])
         await store.search(SearchQuery("other"))
-        #expect(store.objects.map(\.id) == [7])
-        #expect(store.phase == .finished)
+        #expect(store.objects.map(\.objectID) == [7])
+        #expect(store.state == .finished)
     }
 
     /// Yields to the main actor until the condition holds (the store applies events on the main actor).

@@ -7,57 +7,52 @@ extension ErrandError: LocalizedError, CustomStringConvertible, CustomDebugStrin
     /// The same sentence as ``errorDescription``.
     public var description: String { userMessage }
 
-    /// One sentence fit to show an end user: what happened, without technical detail.
-    public var userMessage: String {
+    /// One sentence fit to show an end user: what happened, without technical detail, in
+    /// ``Localization/language``.
+    public var userMessage: String { userMessage(in: Localization.language) }
+
+    /// The sentence of ``userMessage`` in a language of ``Localization/shippedLanguages`` (`"de"`), English for any
+    /// other; an app's ``Localization/overrides`` apply.
+    public func userMessage(in language: String) -> String {
+        let (key, values) = sentenceKey
+        return Localization.sentence(key, in: .module, language: language, values: values)
+    }
+
+    /// The key of the user's sentence in the string tables, and the values of its placeholders.
+    private var sentenceKey: (String, [String: String]) {
         switch self {
-        case .invalidURL:
-            return "The address of the request is not valid."
+        case .invalidURL: return ("error.invalidURL", [:])
         case .insecureURL(let url):
-            return "Refused to connect to \(url.host ?? "the server") without encryption: https is required."
+            guard let host = url.host else { return ("error.insecureURL.noHost", [:]) }
+            return ("error.insecureURL", ["host": host])
         case .invalidRequest(let reason):
-            return "The request is not valid: \(reason)" + (reason.hasSuffix(".") ? "" : ".")
+            return ("error.invalidRequest", ["reason": reason + (reason.hasSuffix(".") ? "" : ".")])
         case .transport(let failure):
-            switch failure.kind {
-            case .timedOut: return "The server took too long to respond."
-            case .cannotConnect: return "Could not connect to the server."
-            case .dnsFailure: return "The server's name could not be found. Check the address and your connection."
-            case .tls: return "A secure connection to the server could not be established."
-            case .connectionLost: return "The connection to the server was lost."
-            case .tooManyRedirects: return "The server redirected too many times."
-            case .insecureRedirect: return "The server redirected to an insecure address, which was refused."
-            case .badResponse: return "The server sent a response that could not be read."
-            case .other: return "The network request failed."
-            case .proxy: return "The proxy refused the request. Check the proxy's address, user name and password."
-            case .notRecorded:
-                let reason =
-                    failure.underlying.hasSuffix(".") ? failure.underlying.dropLast() : Substring(failure.underlying)
-                return "The recording has no answer for this request: \(reason)."
+            if failure.kind == .notRecorded {
+                let reason = failure.underlying.hasSuffix(".") ? failure.underlying.dropLast() : Substring(failure.underlying)
+                return ("error.transport.notRecorded", ["reason": String(reason)])
             }
+            return ("error.transport.\(failure.kind.rawValue)", [:])
         case .unacceptableStatus(let failure):
+            let values = ["status": String(failure.status)]
             switch failure.status {
-            case 404: return "The server has no such resource (HTTP 404)."
-            case 401, 403: return "The server refused access (HTTP \(failure.status))."
-            case 407: return "The proxy refused the request: it needs a valid user name and password (HTTP 407)."
-            case 429: return "The server is receiving too many requests; try again later (HTTP 429)."
-            case 500...599: return "The server had a problem answering (HTTP \(failure.status))."
-            default: return "The server answered with an unexpected status (HTTP \(failure.status))."
+            case 404: return ("error.status.notFound", values)
+            case 401, 403: return ("error.status.refused", values)
+            case 407: return ("error.status.proxyRefused", values)
+            case 429: return ("error.status.tooManyRequests", values)
+            case 500...599: return ("error.status.server", values)
+            default: return ("error.status.unexpected", values)
             }
-        case .blocked:
-            return "The server blocked the request as automated traffic (HTTP 403); wait a while before trying again."
-        case .decoding(let failure):
-            return failure.isHTML
-                ? "The server sent a web page instead of the expected data."
-                : "The server's response was not in the expected format."
+        case .blocked: return ("error.blocked", [:])
+        case .decoding(let failure): return (failure.isHTML ? "error.decoding.webPage" : "error.decoding", [:])
         case .bodyTooLarge(let limit):
-            return
-                "The response was larger than the limit of \(ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .decimal))."
+            let size = ByteCountFormatter.string(fromByteCount: Int64(limit), countStyle: .decimal)
+            return ("error.bodyTooLarge", ["limit": size])
         case .notCached:
             // The URL is for the log (debugDescription), not for the user.
-            return "This was not cached while there was a connection, so it is not available offline."
-        case .cancelled:
-            return "The request was cancelled."
-        case .app:
-            return "Something in the app went wrong while making the request."
+            return ("error.notCached", [:])
+        case .cancelled: return ("error.cancelled", [:])
+        case .app: return ("error.app", [:])
         }
     }
 

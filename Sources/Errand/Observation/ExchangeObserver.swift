@@ -70,7 +70,7 @@ public struct ExchangeEvent: Sendable {
 
     /// A one-line summary: `GET https://… 200 12ms cache=miss`.
     public var summary: String {
-        let outcome = status.map(String.init) ?? "failed (\(error?.userMessage ?? "unknown error"))"
+        let outcome = status.map(String.init) ?? "failed (\(error?.userMessage(in: "en") ?? "unknown error"))"
         let millis = Int((duration / .milliseconds(1)).rounded())
         let retry = attempt > 1 ? " attempt=\(attempt)" : ""
         return "\(method) \(url) \(outcome) \(millis)ms cache=\(cacheStatus.rawValue)\(retry)"

@@ -176,7 +176,7 @@ public struct CollectionMirror: Sendable {
                 case .fetched(let object, _, _):
                     // The served body is there unless a middleware answered without one; then the SDK's own
                     // encoding, which it decodes the same way, stands in.
-                    let json = bodies.take(object.id) ?? (try? JSONEncoder().encode(object)) ?? Data()
+                    let json = bodies.take(object.objectID) ?? (try? JSONEncoder().encode(object)) ?? Data()
                     batch.fetched.append((object, json))
                 case .skipped(let skipped, _):
                     _ = bodies.take(skipped.id)

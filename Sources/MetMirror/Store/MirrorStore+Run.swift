@@ -130,9 +130,9 @@ extension MirrorStore {
         try access { sqlite in
             try sqlite.transaction {
                 for (object, json) in batch.fetched {
-                    try sqlite.query("DELETE FROM objects WHERE id = ?", [.int(object.id)])
+                    try sqlite.query("DELETE FROM objects WHERE id = ?", [.int(object.objectID)])
                     try sqlite.query(Self.insertObject, Self.row(object, json: json))
-                    try Self.mark(object.id, "fetched", reason: nil, in: sqlite)
+                    try Self.mark(object.objectID, "fetched", reason: nil, in: sqlite)
                 }
                 for (id, reason) in batch.skipped {
                     try sqlite.query("DELETE FROM objects WHERE id = ?", [.int(id)])
@@ -181,7 +181,7 @@ extension MirrorStore {
         let tags = object.tags.map(\.term).joined(separator: "; ")
         let place = [object.country, object.city, object.region, object.culture].compactMap { $0 }
         return [
-            .int(object.id), .blob(json), .optional(object.title), .optional(object.objectName),
+            .int(object.objectID), .blob(json), .optional(object.title), .optional(object.objectName),
             .optional(object.artistDisplayName), .optional(object.culture), .optional(object.period),
             .optional(object.objectDate), .int(object.dateRange.lowerBound), .int(object.dateRange.upperBound),
             .optional(object.medium), .optional(object.department), .optional(object.classification),
@@ -215,7 +215,7 @@ extension MirrorStore {
             try sqlite.transaction {
                 for object in objects {
                     try sqlite.query(
-                        "INSERT OR IGNORE INTO queue (id, status) VALUES (?, 'pending')", [.int(object.id)])
+                        "INSERT OR IGNORE INTO queue (id, status) VALUES (?, 'pending')", [.int(object.objectID)])
                 }
             }
         }

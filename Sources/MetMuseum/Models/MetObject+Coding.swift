@@ -11,7 +11,7 @@ extension MetObject: Codable {
                 FieldKey("objectID"),
                 .init(codingPath: decoder.codingPath, debugDescription: "An object needs an objectID."))
         }
-        self.init(id: id)
+        self.init(objectID: id)
         isHighlight = try fields.flag("isHighlight")
         isPublicDomain = try fields.flag("isPublicDomain")
         accessionNumber = try fields.text("accessionNumber")
@@ -76,7 +76,7 @@ extension MetObject: Codable {
     /// `null` for missing values, lists always arrays, `metadataDate` in the Met's form.
     public func encode(to encoder: any Encoder) throws {
         var fields = encoder.container(keyedBy: FieldKey.self)
-        try fields.put(id, "objectID")
+        try fields.put(objectID, "objectID")
         try fields.put(title, "title")
         try fields.put(isPublicDomain, "isPublicDomain")
         try fields.put(isHighlight, "isHighlight")

@@ -7,8 +7,8 @@ import Foundation
 /// order. Encodes to the Met's field names (`objectID`, `primaryImage`, …, `galleryNumber`, `metadataDate`), writing
 /// `null` for missing values; decodes both the Met's raw shape and that encoded one.
 public struct MetObject: Sendable, Hashable, Identifiable {
-    /// The object's ID (`objectID`).
-    public var id: Int
+    /// The object's ID, the Met's `objectID`.
+    public var objectID: Int
     /// Whether the museum counts it among its highlights.
     public var isHighlight: Bool
     /// Whether it is public domain, and so has images (`isPublicDomain`).
@@ -131,10 +131,10 @@ public struct MetObject: Sendable, Hashable, Identifiable {
 
     /// Creates an object with an ID and whatever else is given.
     public init(
-        id: Int, title: String? = nil, artistDisplayName: String? = nil, isPublicDomain: Bool = false,
+        objectID: Int, title: String? = nil, artistDisplayName: String? = nil, isPublicDomain: Bool = false,
         primaryImage: URL? = nil, primaryImageSmall: URL? = nil
     ) {
-        self.id = id
+        self.objectID = objectID
         self.isHighlight = false
         self.isPublicDomain = isPublicDomain
         self.primaryImage = primaryImage

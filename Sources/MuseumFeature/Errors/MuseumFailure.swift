@@ -1,22 +1,17 @@
+import Errand
 import FeatureState
 import MetMuseum
 
 /// How the museum screens speak of failures: one sentence per kind, and the Met SDK's errors classified.
 public enum MuseumWording: FailureWording {
-    /// The sentence for a kind of failure.
+    /// The sentence for a kind of failure, in ``/Errand/Localization/language``.
     public static func sentence(for kind: FailureKind) -> String {
-        switch kind {
-        case .unreachable, .connectionFailed, .notCached:
-            return "You seem to be offline. Check your connection and try again."
-        case .timedOut: return "The museum's service took too long to answer. Please try again."
-        case .redirectRefused, .serverError, .blocked:
-            return "The museum's service is having trouble right now. Please try again later."
-        case .notFound: return "That object could not be found in the collection."
-        case .invalidResponse: return "The museum's service sent data that could not be read."
-        case .invalidRequest: return "Something went wrong. Please try again."
-        case .appFailure: return "Something in the app went wrong. Please try again."
-        case .cancelled: return "The request was cancelled."
-        }
+        sentence(for: kind, language: Localization.language)
+    }
+
+    /// The sentence for a kind of failure in a language, from the module's string tables.
+    public static func sentence(for kind: FailureKind, language: String) -> String {
+        Localization.sentence(FailureSentenceKey.key(for: kind), in: .module, language: language)
     }
 
     /// Classifies a ``/MetMuseum/MetError``.

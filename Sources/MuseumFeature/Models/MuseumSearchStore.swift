@@ -10,7 +10,7 @@ import Observation
 @MainActor @Observable
 public final class MuseumSearchStore {
     /// Where the search stands.
-    public enum Phase: Sendable, Hashable {
+    public enum State: Sendable, Hashable {
         /// No search yet (or the last one was cancelled).
         case idle
         /// Waiting for the list of matching IDs.
@@ -24,7 +24,7 @@ public final class MuseumSearchStore {
     }
 
     /// Where the search stands.
-    public private(set) var phase: Phase
+    public private(set) var state: State
     /// The search shown.
     public private(set) var query: SearchQuery?
     /// How many objects matched the search in all (more than are fetched when over the limit).
@@ -61,7 +61,7 @@ public final class MuseumSearchStore {
     ///   - rate: the most object requests per second (`nil`: the SDK's default, the Met's published limit).
     ///   - concurrency: the most object requests in flight.
     public init(client: MetClient, limit: Int = 20, rate: Double? = nil, concurrency: Int = 8) {
-        self.phase = .idle
+        self.state = .idle
         self.client = client
         self.limit = limit
         self.rate = rate
@@ -69,14 +69,14 @@ public final class MuseumSearchStore {
     }
 
     /// Fixed with some objects, for previews: nothing is fetched.
-    public init(objects: [MetObject], phase: Phase = .finished, matches: Int? = nil) {
-        self.phase = phase
+    public init(objects: [MetObject], state: State = .finished, matches: Int? = nil) {
+        self.state = state
         self.client = nil
         self.limit = objects.count
         self.rate = nil
         self.concurrency = 1
         self.slots = objects
-        self.objectIDs = objects.map(\.id)
+        self.objectIDs = objects.map(\.objectID)
         self.matches = matches ?? objects.count
         self.progress = FanOutProgress(completed: objects.count, failed: 0, total: objects.count)
     }
@@ -103,12 +103,12 @@ public final class MuseumSearchStore {
             guard current == generation else { return }
             running = nil
             if MuseumFailure.isCancellation(error) {
-                phase = .idle
+                state = .idle
                 return
             }
             let failure = MuseumFailure(error)
             lastFailure = failure
-            phase = .failed(failure.message)
+            state = .failed(failure.message)
             return
         }
         if current == generation { running = nil }
@@ -125,12 +125,12 @@ public final class MuseumSearchStore {
         generation += 1
         running?.cancel()
         running = nil
-        if phase == .searching || phase == .fetching { phase = .idle }
+        if state == .searching || state == .fetching { state = .idle }
     }
 
     private func reset(for query: SearchQuery) {
         self.query = query
-        phase = .searching
+        state = .searching
         matches = 0
         objectIDs = []
         slots = []
@@ -146,7 +146,7 @@ public final class MuseumSearchStore {
             self.matches = matches
             slots = Array(repeating: nil, count: ids.count)
             progress = FanOutProgress(completed: 0, failed: 0, total: ids.count)
-            phase = ids.isEmpty ? .finished : .fetching
+            state = ids.isEmpty ? .finished : .fetching
         case .fetched(let object, let index, let progress):
             if slots.indices.contains(index) { slots[index] = object }
             self.progress = progress
@@ -156,7 +156,7 @@ public final class MuseumSearchStore {
         case .finished(let result):
             slots = result.objects
             skipped = result.skipped
-            phase = .finished
+            state = .finished
         }
     }
 }

@@ -1,21 +1,16 @@
+import Errand
 import FeatureState
 
 /// How the recipe screens speak of failures: one sentence per kind.
 public enum RecipeWording: FailureWording {
-    /// The sentence for a kind of failure.
+    /// The sentence for a kind of failure, in ``/Errand/Localization/language``.
     public static func sentence(for kind: FailureKind) -> String {
-        switch kind {
-        case .unreachable, .connectionFailed, .notCached:
-            return "You seem to be offline. Check your connection and try again."
-        case .timedOut: return "The recipe service took too long to answer. Please try again."
-        case .redirectRefused, .serverError, .blocked:
-            return "The recipe service is having trouble right now. Please try again later."
-        case .notFound: return "That recipe could not be found."
-        case .invalidResponse: return "The recipe service sent data that could not be read."
-        case .invalidRequest: return "Something went wrong. Please try again."
-        case .appFailure: return "Something in the app went wrong. Please try again."
-        case .cancelled: return "The request was cancelled."
-        }
+        sentence(for: kind, language: Localization.language)
+    }
+
+    /// The sentence for a kind of failure in a language, from the module's string tables.
+    public static func sentence(for kind: FailureKind, language: String) -> String {
+        Localization.sentence(FailureSentenceKey.key(for: kind), in: .module, language: language)
     }
 }
 

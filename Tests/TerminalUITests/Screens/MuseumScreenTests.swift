@@ -24,7 +24,7 @@ struct MuseumScreenTests {
         Samples.object(7003, title: "Field of Sunflowers near Auvers"),
     ]
 
-    func results(_ phase: MuseumSearchStore.Phase, _ objects: [MetObject]) -> Frame.Body {
+    func results(_ phase: MuseumSearchStore.State, _ objects: [MetObject]) -> Frame.Body {
         MuseumScreens.results(
             phase: phase, objects: objects, query: "sunflowers", selection: 0, showsPictures: true,
             pictures: Samples.arrived)
