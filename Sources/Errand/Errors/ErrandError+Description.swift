@@ -29,7 +29,8 @@ extension ErrandError: LocalizedError, CustomStringConvertible, CustomDebugStrin
             return ("error.invalidRequest", ["reason": reason + (reason.hasSuffix(".") ? "" : ".")])
         case .transport(let failure):
             if failure.kind == .notRecorded {
-                let reason = failure.underlying.hasSuffix(".") ? failure.underlying.dropLast() : Substring(failure.underlying)
+                let reason =
+                    failure.underlying.hasSuffix(".") ? failure.underlying.dropLast() : Substring(failure.underlying)
                 return ("error.transport.notRecorded", ["reason": String(reason)])
             }
             return ("error.transport.\(failure.kind.rawValue)", [:])
