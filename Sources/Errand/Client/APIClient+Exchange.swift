@@ -202,7 +202,7 @@ extension APIClient {
             bytesReceived: metrics?.bytesReceived ?? 0, bytesSent: metrics?.bytesSent ?? 0,
             attempt: request.options.attempt, cacheStatus: cacheStatus, metrics: metrics,
             requestBody: request.body.redacted(echoes),
-            responseHeaders: response.map { redaction.redact($0.headers) } ?? [:],
+            responseHeaders: response.map { echoes.maskingEchoes(in: $0.headers) } ?? [:],
             responseBody: streamed ? nil : response.map { echoes.redact(body: $0.body) })
         for observer in configuration.observers { observer.exchangeDidFinish(event) }
     }

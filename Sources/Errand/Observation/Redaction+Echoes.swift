@@ -30,4 +30,13 @@ extension Redaction {
             values.map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.count >= 4 && $0 != Self.mask })
         return rules
     }
+
+    /// Response fields with these rules' secret values masked wherever they occur in a value: a server that quotes
+    /// the cookie or key it was sent in a field of its own (`X-Cookie-Received`, say). Fields with secret names are
+    /// masked whole by ``redact(_:)-(HTTPHeaders)`` first.
+    func maskingEchoes(in headers: HTTPHeaders) -> HTTPHeaders {
+        let named = redact(headers)
+        guard !pathSegments.isEmpty || !queryNames.isEmpty else { return named }
+        return HTTPHeaders(named.fields.map { .init(name: $0.name, value: redact(text: $0.value)) })
+    }
 }
