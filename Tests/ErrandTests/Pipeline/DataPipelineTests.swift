@@ -84,12 +84,18 @@ struct DataPipelineTests {
 
     @Test(.enabled(if: TestServer.httpbin.isUsable), arguments: TransportKind.allCases)
     func aRequesterThatCancelsDoesNotStopTheOthers(kind: TransportKind) async throws {
-        let (client, recorder, _) = makeClient(kind, base: try TestServer.httpbin.url())
+        // A middleware just above the transport says when the shared transfer is on the wire: the download exists
+        // then, and the server answers three seconds later, long after the second requester has come and gone.
+        let (handedOver, handOver) = AsyncStream.makeStream(of: Void.self)
+        let signal = ClosureMiddleware { request, _, next in
+            handOver.yield()
+            return try await next(request)
+        }
+        let (client, recorder, _) = makeClient(kind, base: try TestServer.httpbin.url(), middleware: [signal])
         let pipeline = DataPipeline(client: client)
-        let url = try slowURL(seconds: 1)
+        let url = try slowURL(seconds: 3)
         let staying = Task { try await pipeline.data(for: url) }
-        // The download exists once its first requester is registered; whenever the second one leaves, one remains.
-        while await pipeline.activeDownloadCount == 0 { await Task.yield() }
+        #expect(await first(of: handedOver, within: .seconds(30)) != nil)
         let leaving = Task { try await pipeline.data(for: url) }
         leaving.cancel()
         let error = await #expect(throws: ErrandError.self) { try await leaving.value }
