@@ -19,6 +19,9 @@ struct Measurement: Sendable {
     var p50Seconds: Double?
     /// The HTTP version the responses came with (`1.1`, `2`), where the client reported it.
     var httpVersion: String?
+    /// Allocations, global-executor jobs and curl loop wake-ups meanwhile, process-wide, when the counting library is
+    /// preloaded (``Counters``).
+    let counted: Counters?
 
     /// Measures `work`: wall clock, this process's user + system CPU, and its peak resident memory while it ran.
     static func of(_ work: () async throws -> Void) async rethrows -> Measurement {
@@ -38,21 +41,24 @@ struct Measurement: Sendable {
         let cpuBefore: Double
         let machineBefore: Double?
         let started: ContinuousClock.Instant
+        let countedBefore: Counters?
 
         init() {
             resetPeakMemory()
             cpuBefore = processCPUSeconds()
             machineBefore = machineCPUSeconds()
+            countedBefore = Counters.now()
             started = .now
         }
 
         func stop() -> Measurement {
             let elapsed = ContinuousClock.now - started
+            let counted = Counters.now().flatMap { after in countedBefore.map { after.since($0) } }
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let machine = machineCPUSeconds().flatMap { after in machineBefore.map { after - $0 } }
             return Measurement(
                 seconds: seconds, cpuSeconds: processCPUSeconds() - cpuBefore, peakRSSMegabytes: peakMemoryMegabytes(),
-                machineCPUSeconds: machine)
+                machineCPUSeconds: machine, counted: counted)
         }
     }
 

@@ -17,6 +17,13 @@ struct BenchResult: Sendable, Encodable {
     let p50Milliseconds: Double?
     /// The HTTP version of the responses (`1.1`, `2`), where the client reported it.
     let httpVersion: String?
+    /// Allocations per request (malloc, calloc, realloc and the aligned kinds, process-wide), when counted.
+    let allocationsPerRequest: Double?
+    /// Jobs enqueued on Swift's global executor per request (a task resumed or started on a pool thread), when
+    /// counted.
+    let jobsPerRequest: Double?
+    /// `curl_multi_wakeup` calls per request (a caller waking a sleeping curl loop), when counted.
+    let wakeupsPerRequest: Double?
     /// The rate of every round, in the order they ran.
     private(set) var roundRPS: [Double] = []
     /// The client's CPU time per request in every round, in microseconds.
@@ -31,6 +38,9 @@ struct BenchResult: Sendable, Encodable {
         case machineCPUSeconds = "machine_cpu_seconds"
         case p50Milliseconds = "p50_ms"
         case httpVersion = "http_version"
+        case allocationsPerRequest = "allocations_per_request"
+        case jobsPerRequest = "jobs_per_request"
+        case wakeupsPerRequest = "wakeups_per_request"
         case roundRPS = "round_rps"
         case roundCPU = "round_cpu_us_per_request"
         case roundConnections = "round_connections"
@@ -61,6 +71,10 @@ struct BenchResult: Sendable, Encodable {
         machineCPUSeconds = measurement.machineCPUSeconds
         p50Milliseconds = measurement.p50Seconds.map { $0 * 1000 }
         httpVersion = measurement.httpVersion
+        let requests = Double(workload.requests)
+        allocationsPerRequest = measurement.counted.map { Double($0.allocations) / requests }
+        jobsPerRequest = measurement.counted.map { Double($0.enqueues) / requests }
+        wakeupsPerRequest = measurement.counted.map { Double($0.wakeups) / requests }
     }
 }
 
@@ -121,8 +135,8 @@ enum Report {
     static func table(_ results: [BenchResult]) -> String {
         var lines = [
             "| client | scheme | HTTP | size | C | requests | req/s | p50 ms | CPU µs/req | machine CPU µs/req "
-                + "| peak RSS MB | connections per round (most) |",
-            "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+                + "| allocations/req | jobs/req | loop wake-ups/req | peak RSS MB | connections per round (most) |",
+            "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
         for result in results {
             let machinePerRequest =
@@ -132,6 +146,9 @@ enum Report {
                     + "\(result.concurrency) | \(result.requests) | \(format(result.rps, 0)) | "
                     + "\(result.p50Milliseconds.map { format($0, 3) } ?? "") | "
                     + "\(format(result.cpuPerRequestMicroseconds, 0)) | \(machinePerRequest) | "
+                    + "\(result.allocationsPerRequest.map { format($0, 1) } ?? "") | "
+                    + "\(result.jobsPerRequest.map { format($0, 2) } ?? "") | "
+                    + "\(result.wakeupsPerRequest.map { format($0, 2) } ?? "") | "
                     + "\(format(result.peakRSSMB, 1)) | \(result.roundConnections.max().map(String.init) ?? "") |")
         }
         let ratios = self.ratios(results)
