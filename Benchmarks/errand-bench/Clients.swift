@@ -50,6 +50,8 @@ struct BenchClient: Sendable {
             BenchClient(name: "errand-transport", run: errandTransport),
             // Shown for information: errand-curl with its callers' tasks on the transport's loop thread.
             BenchClient(name: "errand-curl-on-loop", run: errandCurlOnLoop),
+            // Shown for information: each send alone on the loop thread, its caller on Swift's pool.
+            BenchClient(name: "errand-curl-send-on-loop", run: errandCurlSendOnLoop),
         ]
         #endif
         return clients + [
@@ -80,6 +82,15 @@ struct BenchClient: Sendable {
         return try await withTaskExecutorPreference(transport.executor) {
             try await measureErrand(workload, transport: transport)
         }
+    }
+
+    /// ``errandCurl(_:)`` with only each `send` preferring the transport's executor, its caller staying on Swift's
+    /// pool: what `APIClient` running its own work (middleware, decoding) on the loop thread would cost a caller that
+    /// is not on it. Entering and leaving the preference are two hops, which replace the hand-off to the loop and
+    /// the resumption from it rather than removing them.
+    static func errandCurlSendOnLoop(_ workload: Workload) async throws -> Measurement {
+        let transport = curlTransport(workload)
+        return try await measureErrand(workload, transport: transport, sendsOn: transport.executor)
     }
 
     /// ``CurlTransport`` on its own, without `APIClient`: the request raw libcurl sends (plus
@@ -129,13 +140,20 @@ struct BenchClient: Sendable {
     }
 
     /// Sends `Request<Data>` through an `APIClient`: URL building, middleware chain, status check, and transport.
+    /// With `executor`, each `send` alone prefers it.
     private static func measureErrand(
-        _ workload: Workload, transport: any Transport, middleware: [any Middleware] = []
+        _ workload: Workload, transport: any Transport, middleware: [any Middleware] = [],
+        sendsOn executor: (any TaskExecutor)? = nil
     ) async throws -> Measurement {
         let client = makeClient(workload, transport: transport, middleware: middleware)
         let request = Request<Data>(path: workload.size.path)
         let fetch: @Sendable () async throws -> String? = {
-            let response = try await client.send(request)
+            let response =
+                if let executor {
+                    try await withTaskExecutorPreference(executor) { try await client.send(request) }
+                } else {
+                    try await client.send(request)
+                }
             try workload.check(bodyLength: response.value.count, status: response.status)
             return response.metrics.httpVersion
         }

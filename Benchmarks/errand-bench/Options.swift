@@ -30,9 +30,10 @@ struct Options {
                             many hits, errand-urlsession half as many); --big-requests for big.json (default 800)
           --rounds N        interleaved rounds per client; the fastest is reported (default 7)
           --clients         errand-curl, raw-libcurl, errand-curl-resilient, errand-transport, errand-curl-on-loop,
-                            errand-cache-memory, errand-cache-disk, errand-urlsession (default: all; the cache
-                            clients fetch only the small file; errand-transport is CurlTransport without APIClient;
-                            errand-curl-on-loop runs its callers on the transport's executor)
+                            errand-curl-send-on-loop, errand-cache-memory, errand-cache-disk, errand-urlsession
+                            (default: all; the cache clients fetch only the small file; errand-transport is
+                            CurlTransport without APIClient; errand-curl-on-loop runs its callers on the transport's
+                            executor, errand-curl-send-on-loop only each send)
           --schemes         http (HTTP/1.1) and https (TLS 1.3, HTTP/2 multiplexed; needs --https-url and --ca or
                             ERRAND_NGINX_HTTPS_URL and ERRAND_TEST_CA); default both. URLSession and the cache
                             clients run over http only.

@@ -31,6 +31,12 @@ POINTS = {
         for client in ("errand-curl", "errand-curl-resilient") for scheme in ("http", "https") for c in (16, 64)
     ] + [("errand-curl", scheme, "big", 16, 100) for scheme in ("http", "https")]
       + [("errand-cache-memory", "http", "small", c, 100) for c in (16, 64)],
+    # Where the caller's and the client's work run, one request in flight (errand-bench's executor variants).
+    "executors": [
+        (client, scheme, "small", 1, 100)
+        for client in ("errand-curl", "errand-curl-on-loop", "errand-curl-send-on-loop", "raw-libcurl")
+        for scheme in ("http", "https")
+    ],
 }
 POINTS["all"] = POINTS["one-in-flight"] + POINTS["concurrent"]
 
