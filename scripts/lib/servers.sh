@@ -121,6 +121,11 @@ servers_make_certificates() {
   ERRAND_TEST_PIN="sha256//$(openssl x509 -in "$dir/server.pem" -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl base64 -A)"
   ERRAND_TEST_WRONG_PIN="sha256//$(openssl x509 -in "$dir/other.pem" -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl base64 -A)"
   export ERRAND_TEST_PIN ERRAND_TEST_WRONG_PIN
+  # An EC (P-256) server certificate from the same CA, for the pin tests' second kind of key.
+  openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=localhost" -keyout "$dir/server-ec.key" \
+    -out "$dir/server-ec.csr" >/dev/null 2>&1
+  openssl x509 -req -in "$dir/server-ec.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial -days 2 \
+    -extfile "$dir/ext.cnf" -out "$dir/server-ec.pem" >/dev/null 2>&1
 }
 
 servers_start_httpbin() {
