@@ -12,7 +12,9 @@ extension CurlEasyHandle {
         if configuration.proxy != .direct {
             // CURLAUTH_BASIC (1 << 0), a macro Swift cannot import: Basic only, never a scheme the proxy proposes.
             set(CURLOPT_PROXYAUTH, 1)
-            if let caBundle = configuration.caBundle { _ = set(CURLOPT_PROXY_CAINFO, caBundle.path) }
+            if configuration.trust == nil, let caBundle = configuration.caBundle {
+                _ = set(CURLOPT_PROXY_CAINFO, caBundle.path)
+            }
         }
         if let path = configuration.unixSocketPath, set(CURLOPT_UNIX_SOCKET_PATH, path) != CURLE_OK {
             return .invalidRequest("this libcurl cannot connect to the Unix socket \(path).")
