@@ -19,6 +19,9 @@ connectivity_make_client_certificates() {
     -extfile "$dir/client-ext.cnf" -out "$dir/client.pem" >/dev/null 2>&1
   openssl rand -hex 16 >"$dir/client.pass"
   openssl pkey -in "$dir/client.key" -aes256 -passout "file:$dir/client.pass" -out "$dir/client-encrypted.key"
+  # The same certificate and key as one PKCS#12 archive, under the same passphrase.
+  openssl pkcs12 -export -in "$dir/client.pem" -inkey "$dir/client.key" -passout "file:$dir/client.pass" \
+    -out "$dir/client.p12"
   export ERRAND_TEST_CLIENT_TLS=$dir
 }
 

@@ -27,7 +27,8 @@ extension CurlEasyHandle {
 
     private func apply(_ certificate: ClientCertificate) -> ErrandError? {
         let unusable = ErrandError.invalidRequest("this libcurl cannot use the client certificate.")
-        _ = set(CURLOPT_SSLCERTTYPE, "PEM")
+        let isPKCS12 = if case .pkcs12 = certificate.certificate { true } else { false }
+        _ = set(CURLOPT_SSLCERTTYPE, isPKCS12 ? "P12" : "PEM")
         guard set(certificate.certificate, path: CURLOPT_SSLCERT, blob: CURLOPT_SSLCERT_BLOB) == CURLE_OK else {
             return unusable
         }
@@ -48,7 +49,12 @@ extension CurlEasyHandle {
         switch source {
         case .file(let url):
             return set(path, url.path)
-        case .pem(let data):
+        #if canImport(Security)
+        case .identity:
+            // A keychain identity is URLSession's; libcurl takes the same certificate exported as PKCS#12.
+            return CURLE_BAD_FUNCTION_ARGUMENT
+        #endif
+        case .pem(let data), .pkcs12(let data):
             // CURL_BLOB_COPY: libcurl keeps its own copy, so the bytes need not outlive this call.
             var bytes = [UInt8](data)
             return bytes.withUnsafeMutableBytes { buffer in
