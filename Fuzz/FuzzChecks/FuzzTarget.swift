@@ -14,7 +14,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case output = "fuzz-output"
     /// The event-stream parser, fed bytes whole and cut into pieces, and the reconnection waits its `retry:` makes.
     case eventStream = "fuzz-event-stream"
-    /// The parsers of numbers a server writes: digits, `Retry-After`, `Content-Length`.
+    /// The parsers of numbers a server writes: digits, `Retry-After`, `Content-Length`, a certificate's DER lengths.
     case numbers = "fuzz-numbers"
     /// The WebSocket frame parser and message assembler, fed server bytes whole and cut into pieces.
     case webSocketFrames = "fuzz-websocket-frames"

@@ -4,7 +4,7 @@ import Foundation
 /// The parsers of numbers a server writes (`Content-Length`, `Retry-After`, digits in general), checked on arbitrary
 /// values: never a crash, never a number outside the reader's bound, and the exact value whenever it fits.
 ///
-/// Input: NUL-separated field values, each given to every parser.
+/// Input: NUL-separated field values, each given to every parser; the whole input also goes to the certificate reader.
 enum NumberChecks {
     /// Fixed "now"s, so that a failure replays the same way: the epoch, a recent instant, and the far past and future.
     private static let nows = [
@@ -21,7 +21,20 @@ enum NumberChecks {
             violations += contentRangeViolations(value)
             violations += deltaSecondsViolations(value)
         }
+        violations += derViolations(input.bytes)
         return violations
+    }
+
+    /// DER lengths are numbers a server writes too: the whole input as a certificate gives an error or a key that lies
+    /// inside it and reads again as a certificate's key does.
+    private static func derViolations(_ bytes: [UInt8]) -> Violations {
+        guard let certificate = try? X509Certificate(der: bytes) else { return [] }
+        let key = certificate.subjectPublicKeyInfo
+        var reader = DERReader(key)
+        guard let element = try? reader.next(DERReader.sequence), element.encoding == key.indices, reader.isAtEnd else {
+            return ["the SubjectPublicKeyInfo of \(bytes.count) bytes is not one whole DER sequence"]
+        }
+        return key.count <= bytes.count ? [] : ["a SubjectPublicKeyInfo longer than its certificate"]
     }
 
     private static func digitViolations(_ value: String) -> Violations {

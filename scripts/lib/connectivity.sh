@@ -19,7 +19,21 @@ connectivity_make_client_certificates() {
     -extfile "$dir/client-ext.cnf" -out "$dir/client.pem" >/dev/null 2>&1
   openssl rand -hex 16 >"$dir/client.pass"
   openssl pkey -in "$dir/client.key" -aes256 -passout "file:$dir/client.pass" -out "$dir/client-encrypted.key"
+  # The same certificate and key as one PKCS#12 archive, under the same passphrase.
+  openssl pkcs12 -export -in "$dir/client.pem" -inkey "$dir/client.key" -passout "file:$dir/client.pass" \
+    -out "$dir/client.p12"
   export ERRAND_TEST_CLIENT_TLS=$dir
+}
+
+# An HTTPS proxy: TLS (the harness's server certificate) in front of the open tinyproxy, by Tests/Servers/tls_relay.py.
+connectivity_start_tls_proxy() {
+  local port; port=$(servers_free_port)
+  "$SERVERS_PY" "$root/Tests/Servers/tls_relay.py" --port "$port" --target "${ERRAND_OPEN_PROXY_URL#http://}" \
+    --certificate "$SERVERS_STATE/tls/server.pem" --key "$SERVERS_STATE/tls/server.key" \
+    --log "$SERVERS_STATE/tls_relay-connections.jsonl" >"$SERVERS_STATE/tls_relay.log" 2>&1 &
+  SERVER_PIDS+=($!)
+  servers_wait_port "$port" tls_relay
+  export ERRAND_HTTPS_PROXY_URL=https://localhost:$port
 }
 
 connectivity_start_nginx() {
@@ -66,5 +80,6 @@ connectivity_start() {
   connectivity_start_tinyproxy tinyproxy ERRAND_PROXY_URL
   connectivity_start_tinyproxy tinyproxy-open ERRAND_OPEN_PROXY_URL open
   servers_start_python socks5_server ERRAND_SOCKS_URL
-  servers_log "proxy ${ERRAND_PROXY_URL} (open ${ERRAND_OPEN_PROXY_URL}), socks ${ERRAND_SOCKS_URL:-none}, mTLS ${ERRAND_NGINX_MTLS_URL}, socket ${ERRAND_NGINX_SOCKET}"
+  connectivity_start_tls_proxy
+  servers_log "proxy ${ERRAND_PROXY_URL} (open ${ERRAND_OPEN_PROXY_URL}, over TLS ${ERRAND_HTTPS_PROXY_URL}), socks ${ERRAND_SOCKS_URL:-none}, mTLS ${ERRAND_NGINX_MTLS_URL}, socket ${ERRAND_NGINX_SOCKET}"
 }

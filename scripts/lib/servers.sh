@@ -121,6 +121,11 @@ servers_make_certificates() {
   ERRAND_TEST_PIN="sha256//$(openssl x509 -in "$dir/server.pem" -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl base64 -A)"
   ERRAND_TEST_WRONG_PIN="sha256//$(openssl x509 -in "$dir/other.pem" -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl base64 -A)"
   export ERRAND_TEST_PIN ERRAND_TEST_WRONG_PIN
+  # An EC (P-256) server certificate from the same CA, for the pin tests' second kind of key.
+  openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=localhost" -keyout "$dir/server-ec.key" \
+    -out "$dir/server-ec.csr" >/dev/null 2>&1
+  openssl x509 -req -in "$dir/server-ec.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial -days 2 \
+    -extfile "$dir/ext.cnf" -out "$dir/server-ec.pem" >/dev/null 2>&1
 }
 
 servers_start_httpbin() {
@@ -203,7 +208,7 @@ servers_print_env() {
   for var in ERRAND_HTTPBIN_URL ERRAND_NGINX_HTTPS_URL ERRAND_NGINX_HTTP_URL ERRAND_FAULT_URL ERRAND_REPLICA_URL ERRAND_UPLOAD_URL ERRAND_SSE_URL ERRAND_COOKIE_URL ERRAND_WS_URL ERRAND_WS_HOSTILE_URL \
     ERRAND_TEST_CA ERRAND_TEST_PIN ERRAND_TEST_WRONG_PIN SERVERS_STATE \
     ERRAND_PROXY_URL ERRAND_OPEN_PROXY_URL ERRAND_PROXY_USER ERRAND_PROXY_PASSWORD ERRAND_SOCKS_URL ERRAND_NGINX_MTLS_URL ERRAND_NGINX_SOCKET \
-    ERRAND_TEST_CLIENT_TLS; do
+    ERRAND_TEST_CLIENT_TLS ERRAND_HTTPS_PROXY_URL; do
     [[ -n ${!var:-} ]] && printf 'export %s=%q\n' "$var" "${!var}"
   done
 }

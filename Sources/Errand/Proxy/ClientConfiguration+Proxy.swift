@@ -9,16 +9,14 @@ extension ClientConfiguration {
     ///
     /// Make one and share it: each has its own connection pool. On URLSession the settings become the session's
     /// `connectionProxyDictionary`, with the limits `URLSessionConfiguration.applyProxySettings(_:)`
-    /// describes.
+    /// describes, and a configured proxy's Basic challenge is answered with its credentials (Apple platforms).
     public static func defaultTransport(proxy settings: ProxySettings) -> any Transport {
         #if canImport(CCurl) && !canImport(Darwin)
         var configuration = CurlTransport.Configuration()
         configuration.proxy = settings
         return CurlTransport(configuration: configuration)
         #else
-        let configuration = URLSessionConfiguration.default
-        configuration.applyProxySettings(settings)
-        return URLSessionTransport(configuration: configuration)
+        return URLSessionTransport(configuration: .default, proxy: settings)
         #endif
     }
 }

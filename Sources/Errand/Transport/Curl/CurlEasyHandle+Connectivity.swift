@@ -12,7 +12,9 @@ extension CurlEasyHandle {
         if configuration.proxy != .direct {
             // CURLAUTH_BASIC (1 << 0), a macro Swift cannot import: Basic only, never a scheme the proxy proposes.
             set(CURLOPT_PROXYAUTH, 1)
-            if let caBundle = configuration.caBundle { _ = set(CURLOPT_PROXY_CAINFO, caBundle.path) }
+            if configuration.trust == nil, let caBundle = configuration.caBundle {
+                _ = set(CURLOPT_PROXY_CAINFO, caBundle.path)
+            }
         }
         if let path = configuration.unixSocketPath, set(CURLOPT_UNIX_SOCKET_PATH, path) != CURLE_OK {
             return .invalidRequest("this libcurl cannot connect to the Unix socket \(path).")
@@ -25,7 +27,8 @@ extension CurlEasyHandle {
 
     private func apply(_ certificate: ClientCertificate) -> ErrandError? {
         let unusable = ErrandError.invalidRequest("this libcurl cannot use the client certificate.")
-        _ = set(CURLOPT_SSLCERTTYPE, "PEM")
+        let isPKCS12 = if case .pkcs12 = certificate.certificate { true } else { false }
+        _ = set(CURLOPT_SSLCERTTYPE, isPKCS12 ? "P12" : "PEM")
         guard set(certificate.certificate, path: CURLOPT_SSLCERT, blob: CURLOPT_SSLCERT_BLOB) == CURLE_OK else {
             return unusable
         }
@@ -46,7 +49,12 @@ extension CurlEasyHandle {
         switch source {
         case .file(let url):
             return set(path, url.path)
-        case .pem(let data):
+        #if canImport(Security)
+        case .identity:
+            // A keychain identity is URLSession's; libcurl takes the same certificate exported as PKCS#12.
+            return CURLE_BAD_FUNCTION_ARGUMENT
+        #endif
+        case .pem(let data), .pkcs12(let data):
             // CURL_BLOB_COPY: libcurl keeps its own copy, so the bytes need not outlive this call.
             var bytes = [UInt8](data)
             return bytes.withUnsafeMutableBytes { buffer in

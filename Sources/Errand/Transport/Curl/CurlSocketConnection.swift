@@ -211,16 +211,7 @@ final class CurlSocketConnection: WebSocketByteStream, @unchecked Sendable {
                 clamped.components.seconds * 1000 + clamped.components.attoseconds / 1_000_000_000_000_000
             _ = errand_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(max(1, milliseconds)))
         }
-        if let caBundle = configuration.caBundle,
-            errand_curl_easy_setopt_string(easy, CURLOPT_CAINFO, caBundle.path) != CURLE_OK
-        {
-            return .invalidRequest("the CA bundle \(caBundle.path) cannot be used.")
-        }
-        if let pin = configuration.pinnedPublicKey,
-            errand_curl_easy_setopt_string(easy, CURLOPT_PINNEDPUBLICKEY, pin) != CURLE_OK
-        {
-            return .invalidRequest("public-key pinning is not supported by this libcurl.")
-        }
+        if let error = CurlTrustOptions.apply(configuration, to: easy) { return error }
         guard errand_curl_easy_setopt_string(easy, CURLOPT_URL, url.absoluteString) == CURLE_OK else {
             return .invalidURL("\(url.absoluteString) is not a URL libcurl accepts.")
         }

@@ -16,12 +16,7 @@ extension CurlEasyHandle {
         set(CURLOPT_HTTP_CONTENT_DECODING, false)
         set(CURLOPT_HTTP_VERSION, Int(configuration.prefersHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1))
         set(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
-        if let caBundle = configuration.caBundle, set(CURLOPT_CAINFO, caBundle.path) != CURLE_OK {
-            return .invalidRequest("the CA bundle \(caBundle.path) cannot be used.")
-        }
-        if let pin = configuration.pinnedPublicKey, set(CURLOPT_PINNEDPUBLICKEY, pin) != CURLE_OK {
-            return .invalidRequest("public-key pinning is not supported by this libcurl.")
-        }
+        if let error = CurlTrustOptions.apply(configuration, to: raw) { return error }
         if let error = applyConnectivityOptions(configuration) { return error }
         // Every head comes through the header callback, line by line, into one byte buffer (``ResponseHead``).
         set(CURLOPT_HEADERFUNCTION, callback: curlHeaderCallback)

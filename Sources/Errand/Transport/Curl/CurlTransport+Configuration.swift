@@ -31,6 +31,9 @@ extension CurlTransport {
         public var unixSocketPath: String?
         /// The certificate and key presented to servers that ask for one (mutual TLS); `nil` presents none.
         public var clientCertificate: ClientCertificate?
+        /// The anchors and pins servers are checked against, the same type ``URLSessionTransport`` takes; when set,
+        /// it replaces ``caBundle`` and ``pinnedPublicKey``, which are then ignored. `nil` uses those two.
+        public var trust: ServerTrust?
 
         /// Creates a configuration; every argument has the default described on its property.
         public init(

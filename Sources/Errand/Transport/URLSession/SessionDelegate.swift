@@ -8,6 +8,12 @@ import FoundationNetworking
 /// come here and are routed to its ``URLSessionExchange`` by task identifier.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let exchanges = Mutex<[Int: URLSessionExchange]>([:])
+    /// What the transport was configured with that challenges need.
+    let policy: ChallengePolicy
+
+    init(policy: ChallengePolicy = ChallengePolicy()) {
+        self.policy = policy
+    }
 
     func register(_ exchange: URLSessionExchange, for task: URLSessionTask) {
         let id = task.taskIdentifier
@@ -50,29 +56,26 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(nil)
     }
 
-    // Session-wide challenges: server trust and client certificates. Apple's URLSession sends them here (and to the
-    // task-level method below only when this one is missing); FoundationNetworking sends none.
-    func urlSession(
-        _ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
-        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-    ) {
-        completionHandler(ChallengeAnswer(challenge.protectionSpace).disposition, nil)
-    }
-
-    // A 401 or 407 comes here on every platform. FoundationNetworking on Linux either waits forever or cancels when
-    // asked for credentials; keep the challenge's response and cancel, and the exchange reports that response (without
-    // its body, which URLSession does not hand over).
+    // Every challenge comes here. There is deliberately no session-level method: without one, Apple's URLSession sends
+    // server-trust and client-certificate challenges here too, with the task, so that a refused certificate fails its
+    // exchange with the reason rather than as a bare cancellation. A 401 or 407 comes here on every platform;
+    // FoundationNetworking on Linux either waits forever or cancels when asked for credentials, so the challenge's
+    // response is kept and the challenge cancelled, and the exchange reports that response (without its body, which
+    // URLSession does not hand over).
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        let answer = ChallengeAnswer(challenge.protectionSpace)
+        let answer = ChallengeAnswer(
+            challenge.protectionSpace, previousFailureCount: challenge.previousFailureCount, policy: policy)
         if case .reportStatus(let status) = answer,
             let response = Self.response(to: challenge, status: status, task: task)
         {
             exchange(for: task)?.receiveChallenge(response)
         }
-        completionHandler(answer.disposition, nil)
+        let response = answer.response(to: challenge, url: task.currentRequest?.url ?? task.originalRequest?.url)
+        if let failure = response.failure { exchange(for: task)?.fail(failure) }
+        completionHandler(response.disposition, response.credential)
     }
 
     /// The challenge's response; FoundationNetworking hands over none, so it is rebuilt from the status it stands for.

@@ -32,18 +32,40 @@ public final class URLSessionTransport: Transport {
     let admission: URLSessionAdmission?
     /// How multipart bodies reach URLSession (``MultipartDelivery``).
     let multipartDelivery: MultipartDelivery
+    /// The trust, client certificate and proxy credentials its challenges are answered with.
+    let policy: ChallengePolicy
 
     /// Creates a transport over a new session made from `configuration` (copied; cookies and `URLCache` are
     /// switched off, and the session's delegate is this transport's).
     ///
     /// On Linux the transport runs at most the configuration's `httpMaximumConnectionsPerHost` exchanges per server
     /// at once and queues the rest, which bounds the memory FoundationNetworking's delegate queue takes.
-    public convenience init(configuration: URLSessionConfiguration = .default) {
-        self.init(configuration: configuration, multipartDelivery: .platformDefault)
+    ///
+    /// - Parameters:
+    ///   - configuration: the session's configuration.
+    ///   - trust: the anchors and pins evaluated in URLSession's server-trust challenge (Apple platforms); `nil`
+    ///     leaves trust to the system. FoundationNetworking on Linux sends no such challenge, so there an https
+    ///     request fails with ``ErrandError/invalidRequest(_:)`` rather than going out unchecked.
+    ///   - clientCertificate: the certificate presented in the client-certificate challenge (Apple platforms:
+    ///     PKCS#12 or an identity); `nil` presents none. On Linux, as for `trust`, an https request fails.
+    ///   - proxy: the proxies to use, set as the session's `connectionProxyDictionary`, whose credentials answer
+    ///     a configured proxy's Basic challenge (Apple platforms; see `URLSessionConfiguration.applyProxySettings(_:)`
+    ///     for Linux); `nil` leaves `configuration`'s proxies as they are.
+    public convenience init(
+        configuration: URLSessionConfiguration = .default, trust: ServerTrust? = nil,
+        clientCertificate: ClientCertificate? = nil, proxy: ProxySettings? = nil
+    ) {
+        if let proxy { configuration.applyProxySettings(proxy) }
+        let policy = ChallengePolicy(trust: trust, clientCertificate: clientCertificate, proxy: proxy ?? .direct)
+        self.init(configuration: configuration, multipartDelivery: .platformDefault, policy: policy)
     }
 
     /// A transport that hands multipart bodies to URLSession as `multipartDelivery` says (tests try both on Linux).
-    init(configuration: URLSessionConfiguration, multipartDelivery: MultipartDelivery) {
+    init(
+        configuration: URLSessionConfiguration, multipartDelivery: MultipartDelivery,
+        policy: ChallengePolicy = ChallengePolicy()
+    ) {
+        self.policy = policy
         self.multipartDelivery = multipartDelivery
         let configuration = configuration
         configuration.urlCache = nil
@@ -53,14 +75,14 @@ public final class URLSessionTransport: Transport {
         // Cookies are the client's `CookieJar`, so that both transports keep them alike; the session keeps none.
         configuration.httpCookieStorage = nil
         configuration.urlCredentialStorage = nil
-        delegate = SessionDelegate()
+        delegate = SessionDelegate(policy: policy)
         #if canImport(FoundationNetworking)
         admission = URLSessionAdmission(perServer: configuration.httpMaximumConnectionsPerHost)
         #else
         admission = nil
         #endif
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-        streamDelegate = SessionDelegate()
+        streamDelegate = SessionDelegate(policy: policy)
         streamSession = URLSession(configuration: configuration, delegate: streamDelegate, delegateQueue: nil)
     }
 
@@ -73,6 +95,7 @@ public final class URLSessionTransport: Transport {
     ///
     /// A redirect is not followed: its 3xx comes back as the response, with its `Location` and its body.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try policy.checkEnforceable(for: request.url)
         var current = request
         current.timeouts = request.timeouts.clamped
         let deadline = current.timeouts.total.map { ContinuousClock.now + $0 }
@@ -102,6 +125,7 @@ public final class URLSessionTransport: Transport {
         case .multipart, .file: return try await sendAsOneChunk(request)
         case .none, .data: break
         }
+        try policy.checkEnforceable(for: request.url)
         try Task.checkCancellation()
         var current = request
         current.timeouts = request.timeouts.clamped

@@ -1,10 +1,10 @@
-#if canImport(CCurl)
 import Foundation
 
-/// A certificate and private key in PEM form that ``CurlTransport`` presents to a server asking for one (mutual TLS).
+/// A certificate and private key that a transport presents to a server asking for one (mutual TLS).
 ///
-/// Either part comes from a file or from memory; an encrypted key takes a ``Passphrase``. The passphrase never
-/// appears in a description, a `dump`, an error or a curl command.
+/// ``CurlTransport`` takes PEM (either part from a file or from memory) and PKCS#12; ``URLSessionTransport`` on Apple
+/// platforms takes PKCS#12 (imported with `SecPKCS12Import`) and a keychain identity (`init(identity:)`). An encrypted
+/// key or archive takes a ``Passphrase``, which never appears in a description, a `dump`, an error or a curl command.
 ///
 /// ```swift
 /// var configuration = CurlTransport.Configuration()
@@ -13,12 +13,19 @@ import Foundation
 ///     passphrase: .file(URL(fileURLWithPath: "client.pass")))
 /// ```
 public struct ClientCertificate: Sendable, Hashable {
-    /// Where PEM text comes from.
+    /// Where the certificate (or the key) comes from.
     public enum Source: Sendable, Hashable {
         /// A PEM file, read by libcurl when a connection needs it.
         case file(URL)
         /// PEM text already in memory.
         case pem(Data)
+        /// A PKCS#12 archive (`.p12`, `.pfx`) in memory, holding the certificate and its key; its passphrase is
+        /// ``ClientCertificate/passphrase``.
+        case pkcs12(Data)
+        #if canImport(Security)
+        /// An identity from the keychain (Apple platforms, URLSession only).
+        case identity(ClientIdentity)
+        #endif
     }
 
     /// The certificate, optionally followed by the chain up to the server's trusted CA.
@@ -33,6 +40,22 @@ public struct ClientCertificate: Sendable, Hashable {
         self.certificate = certificate
         self.key = key
         self.passphrase = passphrase
+    }
+
+    /// A certificate and key from a PKCS#12 archive, the form both transports take.
+    public init(pkcs12: Data, passphrase: Passphrase?) {
+        self.init(certificate: .pkcs12(pkcs12), passphrase: passphrase)
+    }
+
+    /// Whether it is a form that URLSession can present (PKCS#12 or an identity), not PEM.
+    var isIdentity: Bool {
+        switch certificate {
+        case .file, .pem: return false
+        case .pkcs12: return true
+        #if canImport(Security)
+        case .identity: return true
+        #endif
+        }
     }
 
     /// The passphrase of an encrypted private key, from memory or from a file; it describes itself as `***`.
@@ -75,4 +98,3 @@ public struct ClientCertificate: Sendable, Hashable {
         public var customMirror: Mirror { Mirror(self, children: []) }
     }
 }
-#endif
