@@ -11,7 +11,7 @@ import Foundation
 ///     errand-bench websocket --url ws://127.0.0.1:P [--server-pid PID] [--fast-url ws://127.0.0.1:Q]
 ///         [--fast-server-pid PID] [--rounds 3] [--small-count 5000] [--large-count 40] [--sockets 50] [--json]
 ///
-/// With `--sockets N` it then opens N connections to the first server at once and reports what they cost
+/// With `--sockets N` it then opens N connections to the first server, one after another, and reports what they cost
 /// (``WebSocketSockets``).
 ///
 /// `scripts/bench --websocket` starts both servers and passes their URLs and process ids.
