@@ -106,6 +106,13 @@ func expectedLength(of url: URL) async throws -> Int {
 do {
     if CommandLine.arguments.dropFirst().first == "upload" {
         try await UploadBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
+    } else if CommandLine.arguments.dropFirst().first == "websocket" {
+        #if canImport(CCurl)
+        try await WebSocketBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
+        #else
+        // URLSession cannot open a WebSocket on Linux, and the curl transport is not built.
+        throw BenchError("errand-bench websocket needs the curl transport")
+        #endif
     } else {
         try await runBenchmark()
     }

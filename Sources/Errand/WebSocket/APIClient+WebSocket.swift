@@ -34,6 +34,7 @@ extension APIClient {
         built.delivery = .streamed
         let handoff = WebSocketHandoff()
         built.options[WebSocketHandoffKey.self] = handoff
+        built.options[WebSocketMessageLimitKey.self] = options.maxMessageSize
         let response: TransportResponse
         do {
             try Task.checkCancellation()

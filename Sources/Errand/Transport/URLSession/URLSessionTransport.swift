@@ -18,7 +18,7 @@ public final class URLSessionTransport: Transport {
     /// A transport over a session with the default configuration.
     public static let shared = URLSessionTransport()
 
-    private let session: URLSession
+    let session: URLSession
     private let delegate: SessionDelegate
     /// Streams (event streams, downloads, bodies read as they arrive) run in a session of their own. A session limits
     /// its connections per server (`httpMaximumConnectionsPerHost`, 6 by default), and a stream may hold one for
