@@ -35,7 +35,8 @@ extension HAR.Entry {
         self.init(
             startedDateTime: Self.timestamp(event.startDate), time: Self.milliseconds(event.duration),
             request: request, response: HAR.Response(event, httpVersion: httpVersion, bodyLimit: bodyLimit),
-            timings: timings)
+            timings: timings, serverIPAddress: event.metrics?.remoteAddress,
+            connection: event.metrics?.localPort.map(String.init))
         if event.cacheStatus != .notUsed { errandCache = event.cacheStatus.rawValue }
         if event.attempt > 1 { errandAttempt = event.attempt }
         errandError = event.error.map(\.debugDescription)
