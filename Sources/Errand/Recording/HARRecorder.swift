@@ -65,10 +65,12 @@ public final class HARRecorder: ExchangeObserver {
     /// Starts a recording: writes an archive with no entries to `file` at once, replacing what was there.
     ///
     /// - Parameters:
+    ///   - file: where the archive is written.
     ///   - bodyLimit: the most bytes kept of a body read whole.
     ///   - streamedBodyLimit: the most bytes kept of a streamed body, as they pass; 0 (the default) keeps none.
     ///   - secrets: ``Secrets/redacted`` (the default), or ``Secrets/included`` for a file that holds every secret in
     ///     clear and must never leave the machine.
+    ///   - creator: the program named as the archive's writer.
     /// - Throws: the file system's error when the file cannot be written.
     public init(
         file: URL, bodyLimit: Int = HARRecorder.defaultBodyLimit, streamedBodyLimit: Int = 0,
