@@ -61,6 +61,27 @@ struct RecordReplayCLITests {
         #expect(offline.status == 2, "\(offline)")
     }
 
+    @Test("--record keeps secrets redacted; only --record-secrets beside it writes them, and says so")
+    func recordSecrets() async throws {
+        let redacted = try HARFiles.make("mealdb-redacted")
+        let plain = try await mealdb.run(["search", "pasta", "--base-url", root, "--record", redacted.path])
+        #expect(plain.status == 0, "\(plain)")
+        #expect(try HAR(contentsOf: redacted).log.comment == nil)
+        #expect(!plain.stderr.contains("secrets in clear"), "\(plain.stderr)")
+        let clear = try HARFiles.make("mealdb-secrets")
+        let run = try await mealdb.run([
+            "search", "pasta", "--base-url", root, "--record", clear.path, "--record-secrets",
+        ])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("holds secrets in clear"), "\(run.stderr)")
+        let log = try HAR(contentsOf: clear).log
+        #expect(log.comment == HARRecorder.secretsWarning)
+        #expect(log.creator.comment == HARRecorder.secretsWarning)
+        let alone = try await mealdb.run(["search", "pasta", "--base-url", root, "--record-secrets"])
+        #expect(alone.status == 2, "\(alone)")
+        #expect(alone.stderr.contains("--record-secrets needs --record"), "\(alone.stderr)")
+    }
+
     @Test("a recording killed with SIGKILL midway is a valid archive of the exchanges so far")
     func killed() async throws {
         let replica = try await SyntheticReplica("2000/43/0")

@@ -13,6 +13,9 @@ extension ClientSetup {
     public func finishRecording(console: Console) async {
         guard let recorder else { return }
         await recorder.flush()
+        if recorder.secrets == .included {
+            console.warning("The recording \(recorder.file.path) holds secrets in clear: do not share it")
+        }
         if let failure = recorder.writeFailure {
             console.warning("The recording \(recorder.file.path) could not be written: \(failure)")
         }
@@ -25,10 +28,15 @@ extension ClientSetup {
         if record?.isEmpty == true || replay?.isEmpty == true {
             throw invocation.usageError("--record and --replay need the name of a .har file")
         }
+        // Secrets in clear only when asked for by a flag of their own, never by --record alone.
+        let secrets: HARRecorder.Secrets = invocation.flag("record-secrets") ? .included : .redacted
+        if secrets == .included, record == nil {
+            throw invocation.usageError("--record-secrets needs --record FILE.har")
+        }
         var recorder: HARRecorder?
         if let record {
             do {
-                recorder = try HARRecorder(file: URL(fileURLWithPath: record))
+                recorder = try HARRecorder(file: URL(fileURLWithPath: record), secrets: secrets)
             } catch {
                 throw invocation.usageError("cannot write the recording \(record): \(error.localizedDescription)")
             }

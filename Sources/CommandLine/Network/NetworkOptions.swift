@@ -2,7 +2,8 @@ import Errand
 
 /// The options both tools share: output format, server, timeouts, cache and diagnostics.
 public enum NetworkOptions {
-    /// `--json`, `--base-url`, `--timeout`, `--no-cache`, `--offline`, `--verbose`, `--proxy`, `--record`, `--replay`.
+    /// `--json`, `--base-url`, `--timeout`, `--no-cache`, `--offline`, `--verbose`, `--proxy`, `--record`,
+    /// `--record-secrets`, `--replay`.
     public static func options(baseURLVariable: String) -> [Option] {
         // The tools retry with the default policy (ClientSetup), so a timeout applies to each of its attempts.
         let attempts = RetryPolicy.default.maxAttempts
@@ -24,6 +25,9 @@ public enum NetworkOptions {
             .value(
                 "record", "FILE.har",
                 help: "Record every HTTP exchange of the run to a HAR 1.2 file (secrets redacted)."),
+            .flag(
+                "record-secrets",
+                help: "With --record: keep tokens, cookies and keys in clear, for a local reproduction only."),
             .value(
                 "replay", "FILE.har", help: "Answer from a HAR recording instead of the network; unmatched is exit 4."),
         ]

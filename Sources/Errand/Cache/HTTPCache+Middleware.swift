@@ -217,19 +217,21 @@ extension HTTPCache {
     ) {
         guard !context.observers.isEmpty else { return }
         let request = lookup.request
-        let redaction = context.redaction
-        let reported: ErrandError? = error.map { error in
-            if case .notCached(let url) = error { return .notCached(URL(string: redaction.redact(url)) ?? url) }
-            return error
-        }
-        context.report(
-            ExchangeEvent(
+        let duration = ContinuousClock.now - lookup.started
+        func event(_ redaction: Redaction) -> ExchangeEvent {
+            let reported: ErrandError? = error.map { error in
+                if case .notCached(let url) = error { return .notCached(URL(string: redaction.redact(url)) ?? url) }
+                return error
+            }
+            return ExchangeEvent(
                 method: request.method, url: redaction.redact(request.url),
                 requestHeaders: redaction.redact(request.headers),
-                status: status, error: reported, duration: ContinuousClock.now - lookup.started, bytesReceived: 0,
+                status: status, error: reported, duration: duration, bytesReceived: 0,
                 bytesSent: 0, attempt: request.options.attempt, cacheStatus: cacheStatus, metrics: nil,
                 requestBody: request.body.redacted(redaction.including(secretsOf: request)),
                 responseHeaders: response.map { redaction.redact($0.headers) } ?? [:],
-                responseBody: response.map { redaction.including(secretsOf: request).redact(body: $0.body) }))
+                responseBody: response.map { redaction.including(secretsOf: request).redact(body: $0.body) })
+        }
+        context.observers.deliver(event(context.redaction)) { event(.revealing) }
     }
 }

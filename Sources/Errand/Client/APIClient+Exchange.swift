@@ -173,7 +173,9 @@ extension APIClient {
         }
         let head = TransportResponse(
             status: response.status, headers: response.headers, url: response.url, metrics: response.metrics)
-        response.bodyStream = stream.onEnd { bytes, failure in
+        let limit = configuration.observers.streamedBodyLimit
+        let prefix = limit > 0 ? BodyPrefix(limit: limit) : nil
+        response.bodyStream = (prefix.map(stream.keeping) ?? stream).onEnd { bytes, failure in
             var ended = head
             ended.metrics.bytesReceived = bytes
             // Dropping a body is how a reader says it has read enough: not a failure of the exchange.
@@ -181,30 +183,34 @@ extension APIClient {
             if case .cancelled = failure { failure = nil }
             report(
                 configuration, request, response: ended, streamed: true, error: failure, started: started,
-                cacheStatus: cacheStatus)
+                cacheStatus: cacheStatus, streamedPrefix: prefix?.bytes)
         }
         return response
     }
 
     static func report(
         _ configuration: ClientConfiguration, _ request: TransportRequest, response: TransportResponse?,
-        streamed: Bool = false, error: ErrandError?, started: ContinuousClock.Instant, cacheStatus: CacheStatus
+        streamed: Bool = false, error: ErrandError?, started: ContinuousClock.Instant, cacheStatus: CacheStatus,
+        streamedPrefix: Data? = nil
     ) {
-        let redaction = configuration.redaction
         let metrics = response?.metrics
         let duration = ContinuousClock.now - started
-        let echoes = redaction.including(secretsOf: request)
-        let event = ExchangeEvent(
-            method: request.method, url: redaction.redact(request.url),
-            requestHeaders: redaction.redact(request.headers),
-            status: response?.status, error: error.map { redacted($0, redaction) },
-            duration: duration,
-            bytesReceived: metrics?.bytesReceived ?? 0, bytesSent: metrics?.bytesSent ?? 0,
-            attempt: request.options.attempt, cacheStatus: cacheStatus, metrics: metrics,
-            requestBody: request.body.redacted(echoes),
-            responseHeaders: response.map { echoes.maskingEchoes(in: $0.headers) } ?? [:],
-            responseBody: streamed ? nil : response.map { echoes.redact(body: $0.body) })
-        for observer in configuration.observers { observer.exchangeDidFinish(event) }
+        func event(_ redaction: Redaction) -> ExchangeEvent {
+            let echoes = redaction.including(secretsOf: request)
+            var event = ExchangeEvent(
+                method: request.method, url: redaction.redact(request.url),
+                requestHeaders: redaction.redact(request.headers),
+                status: response?.status, error: error.map { redacted($0, redaction) },
+                duration: duration,
+                bytesReceived: metrics?.bytesReceived ?? 0, bytesSent: metrics?.bytesSent ?? 0,
+                attempt: request.options.attempt, cacheStatus: cacheStatus, metrics: metrics,
+                requestBody: request.body.redacted(echoes),
+                responseHeaders: response.map { echoes.maskingEchoes(in: $0.headers) } ?? [:],
+                responseBody: streamed ? nil : response.map { echoes.redact(body: $0.body) })
+            event.streamedBodyPrefix = streamedPrefix.map(echoes.redact(prefix:))
+            return event
+        }
+        configuration.observers.deliver(event(configuration.redaction)) { event(.revealing) }
     }
 }
 

@@ -43,6 +43,9 @@ public struct ExchangeEvent: Sendable {
     /// ``Redaction/redact(body:)``; `nil` for a streamed body (a download, an event stream), which observers never
     /// hold, and when no response arrived.
     public var responseBody: Data?
+    /// The first bytes of a streamed body, masked as ``responseBody`` is, when an observer of Errand's own asked for
+    /// them (``HARRecorder/streamedBodyLimit``); `nil` otherwise.
+    var streamedBodyPrefix: Data?
 
     /// Creates an event.
     public init(

@@ -17,6 +17,9 @@ extension HAR {
         public var timings: Timings
         /// The server's IP address, where the transport reported it.
         public var serverIPAddress: String?
+        /// Which connection carried the exchange, where the transport reported it: Errand writes the connection's
+        /// local port, as the spec allows, so entries with the same value and server address shared one connection.
+        public var connection: String?
         /// A note (what was left out of the entry, say).
         public var comment: String?
         /// How Errand's cache took part: `hit`, `miss`, `revalidated`, `stale`, … (Errand's own field).
@@ -27,7 +30,7 @@ extension HAR {
         public var errandError: String?
 
         enum CodingKeys: String, CodingKey {
-            case startedDateTime, time, request, response, cache, timings, serverIPAddress, comment
+            case startedDateTime, time, request, response, cache, timings, serverIPAddress, connection, comment
             case errandCache = "_errandCache"
             case errandAttempt = "_errandAttempt"
             case errandError = "_error"
@@ -36,7 +39,7 @@ extension HAR {
         /// Creates an entry.
         public init(
             startedDateTime: String, time: Double, request: Request, response: Response, cache: Cache = Cache(),
-            timings: Timings, serverIPAddress: String? = nil, comment: String? = nil
+            timings: Timings, serverIPAddress: String? = nil, comment: String? = nil, connection: String? = nil
         ) {
             self.startedDateTime = startedDateTime
             self.time = time
@@ -45,6 +48,7 @@ extension HAR {
             self.cache = cache
             self.timings = timings
             self.serverIPAddress = serverIPAddress
+            self.connection = connection
             self.comment = comment
         }
     }

@@ -35,7 +35,8 @@ extension HAR.Entry {
         self.init(
             startedDateTime: Self.timestamp(event.startDate), time: Self.milliseconds(event.duration),
             request: request, response: HAR.Response(event, httpVersion: httpVersion, bodyLimit: bodyLimit),
-            timings: timings)
+            timings: timings, serverIPAddress: event.metrics?.remoteAddress,
+            connection: event.metrics?.localPort.map(String.init))
         if event.cacheStatus != .notUsed { errandCache = event.cacheStatus.rawValue }
         if event.attempt > 1 { errandAttempt = event.attempt }
         errandError = event.error.map(\.debugDescription)
@@ -79,6 +80,11 @@ extension HAR.Response {
             let body = HAR.Body(data, limit: bodyLimit)
             content = HAR.Content(
                 size: data.count, mimeType: mimeType, text: body.text, encoding: body.encoding, comment: body.comment)
+        } else if let prefix = event.streamedBodyPrefix, event.status != nil {
+            let body = HAR.Body(prefix, limit: prefix.count)
+            content = HAR.Content(
+                size: event.bytesReceived, mimeType: mimeType, text: body.text, encoding: body.encoding,
+                comment: HAR.Body.note(kept: body.keptBytes, of: event.bytesReceived))
         } else if event.status != nil {
             content.comment = "streamed: the body is not recorded"
         }
@@ -133,18 +139,25 @@ extension HAR {
         var text: String
         var encoding: String?
         var comment: String?
+        /// How many of the body's bytes ``text`` holds.
+        var keptBytes: Int
 
         init(_ data: Data, limit: Int) {
-            let kept = data.count > limit ? data.prefix(max(0, limit)) : data
-            if data.count > limit {
-                comment = "truncated: the first \(kept.count) of \(data.count) bytes"
-            }
+            // A cut through a character would turn a text body into base64: the cut moves back to a whole one.
+            let kept = data.count > limit ? Data(data.prefix(max(0, limit))).endingOnWholeCharacter : data
+            keptBytes = kept.count
+            comment = Self.note(kept: kept.count, of: data.count)
             if let text = String(data: kept, encoding: .utf8) {
                 self.text = text
             } else {
                 text = kept.base64EncodedString()
                 encoding = "base64"
             }
+        }
+
+        /// The note HAR's `comment` gives a body cut short, `nil` for a whole one.
+        static func note(kept: Int, of size: Int) -> String? {
+            kept < size ? "truncated: the first \(kept) of \(size) bytes" : nil
         }
     }
 }

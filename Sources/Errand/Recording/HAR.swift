@@ -24,12 +24,15 @@ public struct HAR: Codable, Sendable, Hashable {
         public var creator: Creator
         /// The exchanges.
         public var entries: [Entry]
+        /// A note about the whole archive (Errand writes one only to warn that it holds secrets in clear).
+        public var comment: String?
 
         /// Creates a log.
-        public init(version: String = "1.2", creator: Creator, entries: [Entry] = []) {
+        public init(version: String = "1.2", creator: Creator, entries: [Entry] = [], comment: String? = nil) {
             self.version = version
             self.creator = creator
             self.entries = entries
+            self.comment = comment
         }
     }
 
@@ -39,11 +42,14 @@ public struct HAR: Codable, Sendable, Hashable {
         public var name: String
         /// Its version.
         public var version: String
+        /// A note about the program or how it was run.
+        public var comment: String?
 
         /// Creates a creator.
-        public init(name: String, version: String) {
+        public init(name: String, version: String, comment: String? = nil) {
             self.name = name
             self.version = version
+            self.comment = comment
         }
     }
 

@@ -89,6 +89,7 @@ public final class HARReplayTransport: Transport {
         let version = recorded.httpVersion.hasPrefix("HTTP/") ? String(recorded.httpVersion.dropFirst(5)) : nil
         return TransportResponse(
             status: recorded.status, headers: headers, body: body, url: request.url,
-            metrics: TransferMetrics(bytesReceived: body.count, httpVersion: version))
+            metrics: TransferMetrics(
+                bytesReceived: body.count, httpVersion: version, remoteAddress: entry.serverIPAddress))
     }
 }

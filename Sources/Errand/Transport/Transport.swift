@@ -194,12 +194,20 @@ public struct TransferMetrics: Sendable, Hashable {
     public var connectionReused: Bool?
     /// How many redirects were followed.
     public var redirectCount: Int
+    /// The IP address the transfer connected to (the proxy's, through a proxy), when the transport reports it.
+    public var remoteAddress: String?
+    /// The port the transfer connected to, when the transport reports it.
+    public var remotePort: Int?
+    /// The local port of the connection, when the transport reports it: with ``remoteAddress`` and ``remotePort`` it
+    /// tells one open connection from another, so two transfers with the same three values shared a connection.
+    public var localPort: Int?
 
     /// Creates metrics.
     public init(
         dns: Duration? = nil, connect: Duration? = nil, tls: Duration? = nil, firstByte: Duration? = nil,
         total: Duration = .zero, bytesSent: Int = 0, bytesReceived: Int = 0, httpVersion: String? = nil,
-        connectionReused: Bool? = nil, redirectCount: Int = 0
+        connectionReused: Bool? = nil, redirectCount: Int = 0, remoteAddress: String? = nil, remotePort: Int? = nil,
+        localPort: Int? = nil
     ) {
         self.dns = dns
         self.connect = connect
@@ -211,5 +219,8 @@ public struct TransferMetrics: Sendable, Hashable {
         self.httpVersion = httpVersion
         self.connectionReused = connectionReused
         self.redirectCount = redirectCount
+        self.remoteAddress = remoteAddress
+        self.remotePort = remotePort
+        self.localPort = localPort
     }
 }

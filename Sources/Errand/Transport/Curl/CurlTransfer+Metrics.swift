@@ -24,7 +24,11 @@ extension CurlTransfer {
             bytesReceived: bytesReceived,
             httpVersion: easy.info(long: CURLINFO_HTTP_VERSION).flatMap(Self.httpVersionName),
             connectionReused: reused,
-            redirectCount: 0)
+            redirectCount: 0,
+            remoteAddress: easy.info(string: CURLINFO_PRIMARY_IP).flatMap { $0.isEmpty ? nil : $0 },
+            remotePort: easy.info(long: CURLINFO_PRIMARY_PORT).flatMap { $0 > 0 ? $0 : nil },
+            // libcurl 7.88 has no connection id (CURLINFO_CONN_ID came in 8.2): the local port tells connections apart.
+            localPort: easy.info(long: CURLINFO_LOCAL_PORT).flatMap { $0 > 0 ? $0 : nil })
     }
 
     private static func httpVersionName(_ version: Int) -> String? {
