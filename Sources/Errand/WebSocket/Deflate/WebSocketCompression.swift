@@ -2,8 +2,8 @@
 /// DEFLATE, when the server agrees (most do; one that declines gets uncompressed messages as without the offer).
 ///
 /// Context takeover (the default both ways) lets each message refer to the ones before it, which compresses a stream of
-/// similar messages best and costs each connection a compressor's memory (about 300 KB for a 15-bit window) for as
-/// long as it is open; turning it off makes every message stand alone. Incoming messages are inflated in bounded steps
+/// similar messages best; turning it off makes every message stand alone. Either way a connection that compresses holds
+/// zlib's state (about 260 KB for a 15-bit window) while it is open. Incoming messages are inflated in bounded steps
 /// and fail with 1009 (message too big) as soon as one would inflate past ``WebSocketOptions/maxMessageSize``.
 public struct WebSocketCompression: Sendable, Hashable {
     /// Asks the server to compress every message on its own (`server_no_context_takeover`).
