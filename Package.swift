@@ -63,8 +63,11 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
 
+        // zlib's raw deflate, for WebSocket's permessage-deflate; part of every Apple SDK, zlib1g-dev on Debian.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
         // The client: requests, URL building, errors, decoding, middleware, transports, cache.
-        .target(name: "Errand", dependencies: curl + ["CSQLite"], resources: [.process("Resources")]),
+        .target(name: "Errand", dependencies: curl + ["CSQLite", "CZlib"], resources: [.process("Resources")]),
         .target(name: "ErrandTesting", dependencies: ["Errand"]),
 
         // SDKs.

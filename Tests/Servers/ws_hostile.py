@@ -15,6 +15,13 @@ sent under `?key=K`.
   /oversize-frame       the header of one 100 MB binary frame
   /silent               reads, answers nothing (no pong, no close)
   /bad-accept           a 101 with a wrong Sec-WebSocket-Accept
+  /no-answer            reads the upgrade and never answers it
+  /extension-answer?value=V   a 101 whose Sec-WebSocket-Extensions is V, then a close 1000
+  /rsv1-undeclined      declines permessage-deflate, then sends "Hello" compressed with RSV1 set
+  /rsv1-continuation    accepts permessage-deflate; a compressed first fragment, then a continuation with RSV1
+  /deflate-invalid      accepts permessage-deflate; a text frame with RSV1 whose payload is not deflate data
+  /deflate-bomb         accepts permessage-deflate; one binary message of 4 GiB of zeros, compressed (about
+                        4 MB on the wire, in 4 MiB steps; stops when the client hangs up)
   GET /report?key=K     (plain HTTP) {"close": code, "reason": text} once the client's close frame for K arrived,
                         {"close": null} if the connection ended without one (waits up to 10 s)
 
@@ -28,6 +35,7 @@ import socket
 import struct
 import threading
 import time
+import zlib
 from urllib.parse import parse_qs, urlsplit
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
@@ -120,13 +128,57 @@ def serve(conn):
         accept = base64.b64encode(hashlib.sha1(headers.get("sec-websocket-key", "").encode() + GUID).digest())
         if target.path == "/bad-accept":
             accept = base64.b64encode(b"not the right one")
+        if target.path == "/no-answer":
+            read_until_end(conn)
+            return
+        extensions = b""
+        if target.path == "/extension-answer":
+            extensions = b"Sec-WebSocket-Extensions: " + query.get("value", [""])[0].encode() + b"\r\n"
+        elif target.path in DEFLATING and "permessage-deflate" in headers.get("sec-websocket-extensions", ""):
+            extensions = b"Sec-WebSocket-Extensions: permessage-deflate\r\n"
         conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                     b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n")
+                     b"Sec-WebSocket-Accept: " + accept + b"\r\n" + extensions + b"\r\n")
         fault(conn, target.path, query.get("key", [""])[0])
     except OSError:
         pass
     finally:
         conn.close()
+
+
+DEFLATING = {"/rsv1-continuation", "/deflate-invalid", "/deflate-bomb"}
+# RFC 7692 §7.2.3.1: "Hello", compressed, without the 0x00 0x00 0xff 0xff tail.
+HELLO = bytes([0xF2, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00])
+
+
+def read_until_end(conn):
+    try:
+        while conn.recv(4096):
+            pass
+    except OSError:
+        pass
+
+
+BOMB = []
+
+
+def bomb_steps():
+    """The first and every later 4 MiB of zeros, compressed (a step after the first is always the same bytes)."""
+    with CONDITION:
+        if not BOMB:
+            compressor = zlib.compressobj(6, zlib.DEFLATED, -15)
+            zeros = bytes(4 << 20)
+            BOMB.extend(compressor.compress(zeros) + compressor.flush(zlib.Z_SYNC_FLUSH) for _ in range(2))
+        return BOMB
+
+
+def deflate_bomb(conn):
+    first, later = bomb_steps()
+    try:
+        conn.sendall(frame(0x2, first, fin=False, rsv=0x40))
+        for index in range(1, 1024):
+            conn.sendall(frame(0x0, later, fin=index == 1023))
+    except OSError:
+        pass
 
 
 def fault(conn, path, key):
@@ -162,6 +214,16 @@ def fault(conn, path, key):
         conn.sendall(bytes([0x82, 127]) + struct.pack(">Q", 100_000_000))
     elif path == "/silent":
         pass
+    elif path == "/extension-answer":
+        conn.sendall(frame(0x8, struct.pack(">H", 1000)))
+    elif path == "/rsv1-undeclined":
+        conn.sendall(frame(0x1, HELLO, rsv=0x40))
+    elif path == "/rsv1-continuation":
+        conn.sendall(frame(0x1, HELLO[:3], fin=False, rsv=0x40) + frame(0x0, HELLO[3:], rsv=0x40))
+    elif path == "/deflate-invalid":
+        conn.sendall(frame(0x1, b"\xff\xff\xff\xff not deflate", rsv=0x40))
+    elif path == "/deflate-bomb":
+        deflate_bomb(conn)
     read_until_close(conn, key)
 
 

@@ -26,6 +26,8 @@ public enum TestServer: String, Sendable, CaseIterable {
     case webSocket = "ERRAND_WS_URL"
     /// The raw-socket WebSocket server that breaks the protocol on purpose (Tests/Servers/ws_hostile.py).
     case webSocketHostile = "ERRAND_WS_HOSTILE_URL"
+    /// The `websockets` server over TLS (wss), with a certificate of the throwaway CA in `ERRAND_TEST_CA`.
+    case webSocketTLS = "ERRAND_WSS_URL"
 
     /// Whether this run is CI (`CI=true`), where no server-backed test may be skipped.
     public static var isCI: Bool {

@@ -18,7 +18,7 @@ packages_install() {
 }
 
 # Prints, one a line, the Debian packages a build of the package still needs beyond the Swift toolchain: the headers
-# of the C libraries it links (libcurl unless ERRAND_NO_CURL=1, SQLite, and libjpeg-turbo and libpng for the
+# of the C libraries it links (libcurl unless ERRAND_NO_CURL=1, SQLite, zlib, and libjpeg-turbo and libpng for the
 # browsers' pictures unless ERRAND_NO_PICTURES=1) and pkg-config. The toolchain brings the runtime libraries of curl
 # and SQLite but not their headers. On macOS the SDK has curl and SQLite, so nothing is printed there (the pictures
 # need `brew install jpeg-turbo libpng`, or ERRAND_NO_PICTURES=1).
@@ -29,6 +29,8 @@ packages_missing_for_build() {
       echo libcurl4-openssl-dev
   fi
   [[ -f /usr/include/sqlite3.h ]] || echo libsqlite3-dev
+  # zlib's headers, for WebSocket's permessage-deflate.
+  [[ -f /usr/include/zlib.h ]] || echo zlib1g-dev
   if [[ ${ERRAND_NO_PICTURES:-0} != 1 ]]; then
     [[ -f /usr/include/jpeglib.h ]] || compgen -G '/usr/include/*/jpeglib.h' >/dev/null || packages_jpeg_name
     [[ -f /usr/include/png.h ]] || echo libpng-dev

@@ -164,6 +164,16 @@ servers_start_python() {
   export "$var=http://127.0.0.1:$port"
 }
 
+# The websockets server again, over TLS with the throwaway CA's certificate: wss.
+servers_start_wss() {
+  local port; port=$(servers_free_port)
+  "$SERVERS_PY" "$root/Tests/Servers/ws_server.py" --port "$port" --tls-cert "$SERVERS_STATE/tls/server.pem" \
+    --tls-key "$SERVERS_STATE/tls/server.key" >"$SERVERS_STATE/wss_server.log" 2>&1 &
+  SERVER_PIDS+=($!)
+  servers_wait_port "$port" wss_server
+  export ERRAND_WSS_URL=https://localhost:$port
+}
+
 servers_start() {
   SERVERS_STATE=$(mktemp -d "${TMPDIR:-/tmp}/errand-servers.XXXXXX")
   export SERVERS_STATE
@@ -181,8 +191,9 @@ servers_start() {
   connectivity_start
   servers_start_python ws_server ERRAND_WS_URL
   servers_start_python ws_hostile ERRAND_WS_HOSTILE_URL
+  servers_start_wss
   servers_log "httpbin ${ERRAND_HTTPBIN_URL}, nginx ${ERRAND_NGINX_HTTPS_URL} ${ERRAND_NGINX_HTTP_URL}, fault ${ERRAND_FAULT_URL:-none}, replica ${ERRAND_REPLICA_URL:-none}, upload ${ERRAND_UPLOAD_URL:-none}, sse ${ERRAND_SSE_URL:-none}"
-  servers_log "websocket ${ERRAND_WS_URL:-none}, hostile websocket ${ERRAND_WS_HOSTILE_URL:-none}"
+  servers_log "websocket ${ERRAND_WS_URL:-none}, hostile websocket ${ERRAND_WS_HOSTILE_URL:-none}, wss ${ERRAND_WSS_URL:-none}"
 }
 
 # servers_check_no_curl DIR: the tools and test bundle built in DIR reference no curl_* symbol of their own (the
@@ -206,7 +217,7 @@ servers_check_no_curl() {
 servers_print_env() {
   local var
   for var in ERRAND_HTTPBIN_URL ERRAND_NGINX_HTTPS_URL ERRAND_NGINX_HTTP_URL ERRAND_FAULT_URL ERRAND_REPLICA_URL ERRAND_UPLOAD_URL ERRAND_SSE_URL ERRAND_COOKIE_URL ERRAND_WS_URL ERRAND_WS_HOSTILE_URL \
-    ERRAND_TEST_CA ERRAND_TEST_PIN ERRAND_TEST_WRONG_PIN SERVERS_STATE \
+    ERRAND_WSS_URL ERRAND_TEST_CA ERRAND_TEST_PIN ERRAND_TEST_WRONG_PIN SERVERS_STATE \
     ERRAND_PROXY_URL ERRAND_OPEN_PROXY_URL ERRAND_PROXY_USER ERRAND_PROXY_PASSWORD ERRAND_SOCKS_URL ERRAND_NGINX_MTLS_URL ERRAND_NGINX_SOCKET \
     ERRAND_TEST_CLIENT_TLS ERRAND_HTTPS_PROXY_URL; do
     [[ -n ${!var:-} ]] && printf 'export %s=%q\n' "$var" "${!var}"

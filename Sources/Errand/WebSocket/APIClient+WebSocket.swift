@@ -26,7 +26,7 @@ extension APIClient {
             throw .invalidRequest("the client's transport cannot open WebSocket connections.")
         }
         var built = try makeRedactedTransportRequest(Self.httpRequest(request))
-        let handshake = WebSocketHandshake(subprotocols: options.subprotocols)
+        let handshake = WebSocketHandshake(subprotocols: options.subprotocols, compression: options.compression)
         built.method = .get
         built.body = .none
         built.headers = handshake.headers(adding: built.headers)
@@ -38,7 +38,8 @@ extension APIClient {
         let response: TransportResponse
         do {
             try Task.checkCancellation()
-            response = try await Self.makeWebSocketPipeline(configuration, connector)(built)
+            response = try await Self.makeWebSocketPipeline(
+                configuration, connector, handshakeTimeout: options.handshakeTimeout)(built)
         } catch {
             handoff.take()?.stream.close()
             throw redacted(ErrandError(error))
@@ -47,16 +48,22 @@ extension APIClient {
             handoff.take()?.stream.close()
             throw await failure(for: response)
         }
-        let subprotocol: String?
+        let outcome: WebSocketHandshake.Outcome
         do {
-            subprotocol = try handshake.check(status: response.status, headers: response.headers)
+            outcome = try handshake.check(status: response.status, headers: response.headers)
         } catch {
             opened.stream.close()
             throw redacted(Self.handshakeError(error, url: response.url))
         }
-        return WebSocket(
-            stream: opened.stream, received: opened.remainder, subprotocol: subprotocol, headers: response.headers,
-            options: options, clock: configuration.clock)
+        let socket = WebSocket(
+            stream: opened.stream, received: opened.remainder, subprotocol: outcome.subprotocol,
+            headers: response.headers, options: options, clock: configuration.clock, deflate: outcome.deflate)
+        guard let socket else {
+            opened.stream.close()
+            throw .transport(
+                TransportFailure(kind: .other, url: response.url, underlying: "zlib could not make its streams"))
+        }
+        return socket
     }
 
     /// The request with a `ws`/`wss` URL given as the `http`/`https` one the handshake is sent to.
@@ -80,20 +87,27 @@ extension APIClient {
             return .transport(
                 TransportFailure(
                     kind: .badResponse, url: url, underlying: "the WebSocket upgrade's \(name) header is not valid"))
+        case .extensionRefused(let reason):
+            return .transport(
+                TransportFailure(
+                    kind: .badResponse, url: url,
+                    underlying: "the WebSocket upgrade's Sec-WebSocket-Extensions is not what was offered: \(reason)"))
         }
     }
 
     /// The middleware chain and the redirect follower, ending in a hop that opens a connection and sends the
     /// upgrade on it, reported to the observers like any hop.
-    static func makeWebSocketPipeline(_ configuration: ClientConfiguration, _ connector: any WebSocketConnecting)
-        -> Middleware.Next
-    {
+    static func makeWebSocketPipeline(
+        _ configuration: ClientConfiguration, _ connector: any WebSocketConnecting,
+        handshakeTimeout: Duration = WebSocketOptions().handshakeTimeout
+    ) -> Middleware.Next {
         let context = MiddlewareContext(
             observers: configuration.observers, redaction: configuration.redaction, timeline: configuration.timeline)
         let hop: @Sendable (TransportRequest) async throws -> TransportResponse = { request in
             let started = ContinuousClock.now
             do {
-                let response = try await upgrade(request, connector)
+                let response = try await upgrade(
+                    request, connector, within: handshakeTimeout, on: configuration.clock)
                 report(configuration, request, response: response, error: nil, started: started, cacheStatus: .notUsed)
                 return response
             } catch {
@@ -108,17 +122,18 @@ extension APIClient {
         }
     }
 
-    /// One hop: connect, write the upgrade, read the head. A 101 leaves its connection in the request's handoff;
-    /// any other answer closes it and carries what of the body came with the head.
-    private static func upgrade(_ request: TransportRequest, _ connector: any WebSocketConnecting)
-        async throws(ErrandError) -> TransportResponse
-    {
+    /// One hop: connect, write the upgrade, read the head within `timeout` of the connection's opening. A 101
+    /// leaves its connection in the request's handoff; any other answer closes it and carries what of the body came
+    /// with the head.
+    private static func upgrade(
+        _ request: TransportRequest, _ connector: any WebSocketConnecting, within timeout: Duration,
+        on clock: any Clock<Duration>
+    ) async throws(ErrandError) -> TransportResponse {
         let started = ContinuousClock.now
         let stream = try await connector.connect(for: request)
         let head: WebSocketUpgradeHead.Response
         do {
-            try await stream.write(WebSocketUpgradeHead.request(request))
-            head = try await readHead(stream, url: request.url)
+            head = try await answer(to: request, on: stream, within: timeout, clock: clock)
         } catch {
             stream.close()
             throw error
@@ -134,6 +149,37 @@ extension APIClient {
         return TransportResponse(
             status: 101, headers: head.headers, bodyStream: ByteStream(buffered: Data()), url: request.url,
             metrics: metrics)
+    }
+
+    /// Writes the upgrade and reads the server's head, or fails with ``TransportFailure/Kind/timedOut`` when the
+    /// clock passes `timeout` first (a server that accepts the connection and never answers).
+    private static func answer(
+        to request: TransportRequest, on stream: any WebSocketByteStream, within timeout: Duration,
+        clock: any Clock<Duration>
+    ) async throws(ErrandError) -> WebSocketUpgradeHead.Response {
+        let url = request.url
+        do {
+            return try await withThrowingTaskGroup(of: WebSocketUpgradeHead.Response?.self) { group in
+                group.addTask {
+                    try await stream.write(WebSocketUpgradeHead.request(request))
+                    return try await readHead(stream, url: url)
+                }
+                group.addTask {
+                    try await clock.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let head = try await group.next() ?? nil else {
+                    throw ErrandError.transport(
+                        TransportFailure(
+                            kind: .timedOut, url: url,
+                            underlying: "the server did not answer the WebSocket upgrade within \(timeout)"))
+                }
+                return head
+            }
+        } catch {
+            throw ErrandError(error)
+        }
     }
 
     private static func readHead(_ stream: any WebSocketByteStream, url: URL) async throws(ErrandError)

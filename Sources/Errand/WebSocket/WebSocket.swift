@@ -27,17 +27,37 @@ public actor WebSocket {
     private var keepAlive: Task<Void, Never>?
     /// How the connection ended when it did not end with a close handshake.
     private var failure: ErrandError?
+    /// permessage-deflate's two sides, when the server agreed to it.
+    private let inflater: WebSocketInflater?
+    private let deflater: WebSocketDeflater?
+    /// The last write handed to the stream: each write waits for the one before, so frames reach the wire in the
+    /// order they were made (which compression with context takeover depends on), however the tasks interleave.
+    private var lastWrite: Task<Result<Void, ErrandError>, Never>?
 
-    init(
+    /// Returns `nil` when zlib cannot make the streams `deflate` needs.
+    init?(
         stream: any WebSocketByteStream, received: Data, subprotocol: String?, headers: HTTPHeaders,
-        options: WebSocketOptions, clock: any Clock<Duration>
+        options: WebSocketOptions, clock: any Clock<Duration>, deflate: PerMessageDeflate.Agreement? = nil
     ) {
+        if let deflate {
+            guard
+                let inflater = WebSocketInflater(
+                    limit: options.maxMessageSize, resetsBetweenMessages: deflate.serverNoContextTakeover),
+                let deflater = WebSocketDeflater(
+                    windowBits: deflate.clientMaxWindowBits, resetsBetweenMessages: deflate.clientNoContextTakeover)
+            else { return nil }
+            self.inflater = inflater
+            self.deflater = deflater
+        } else {
+            inflater = nil
+            deflater = nil
+        }
         self.stream = stream
         self.subprotocol = subprotocol
         self.handshakeHeaders = headers
         self.options = options
         self.clock = clock
-        parser = WebSocketFrameParser(maxPayload: options.maxMessageSize)
+        parser = WebSocketFrameParser(maxPayload: options.maxMessageSize, allowsCompression: deflate != nil)
         assembler = WebSocketMessageAssembler(maxMessageSize: options.maxMessageSize)
         parser.append(received)
         if options.pingInterval != nil {
@@ -66,12 +86,26 @@ public actor WebSocket {
     /// reading task was cancelled.
     public nonisolated var messages: Messages { Messages(socket: self) }
 
-    /// Sends a message.
+    /// Whether the server agreed to permessage-deflate: messages are then compressed both ways.
+    public var isCompressed: Bool { deflater != nil }
+
+    /// Sends a message (compressed, when the server agreed to permessage-deflate).
     public func send(_ message: WebSocketMessage) async throws(ErrandError) {
+        let frame: WebSocketFrame
         switch message {
-        case .text(let text): try await write(WebSocketFrame(opcode: .text, payload: Data(text.utf8)))
-        case .binary(let data): try await write(WebSocketFrame(opcode: .binary, payload: data))
+        case .text(let text): frame = try dataFrame(.text, Data(text.utf8))
+        case .binary(let data): frame = try dataFrame(.binary, data)
         }
+        try await write(frame)
+    }
+
+    private func dataFrame(_ opcode: WebSocketFrame.Opcode, _ payload: Data) throws(ErrandError) -> WebSocketFrame {
+        guard let deflater else { return WebSocketFrame(opcode: opcode, payload: payload) }
+        guard !released else { throw Self.lost("the WebSocket connection is closed") }
+        guard let compressed = deflater.compress(payload) else {
+            throw .transport(TransportFailure(kind: .other, url: nil, underlying: "zlib could not compress a message"))
+        }
+        return WebSocketFrame(opcode: opcode, payload: compressed, isCompressed: true)
     }
 
     /// Sends a ping; the server's pong is taken as the messages are read. At most 125 bytes of `payload`.
@@ -110,7 +144,7 @@ public actor WebSocket {
         while true {
             do {
                 while let frame = try parser.nextFrame() {
-                    let action = machine.received(try assembler.take(frame))
+                    let action = machine.received(try assembler.take(try inflater?.take(frame) ?? frame))
                     if case .deliver(let message) = action { return message }
                     await perform(action)
                 }
@@ -180,7 +214,20 @@ public actor WebSocket {
 
     private func write(_ frame: WebSocketFrame) async throws(ErrandError) {
         guard !released else { throw Self.lost("the WebSocket connection is closed") }
-        try await stream.write(WebSocketFrameEncoder.encode(frame))
+        let bytes = WebSocketFrameEncoder.encode(frame)
+        let previous = lastWrite
+        let stream = stream
+        let write = Task { () async -> Result<Void, ErrandError> in
+            _ = await previous?.value
+            do throws(ErrandError) {
+                try await stream.write(bytes)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        lastWrite = write
+        try await write.value.get()
     }
 
     private func release() {

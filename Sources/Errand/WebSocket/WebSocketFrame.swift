@@ -19,13 +19,16 @@ struct WebSocketFrame: Sendable, Hashable {
     var isFinal: Bool
     var opcode: Opcode
     var payload: Data
+    /// RSV1, which permessage-deflate (RFC 7692 §6) sets on the first frame of a compressed message.
+    var isCompressed: Bool
 
     /// The largest payload a control frame may carry (RFC 6455 §5.5).
     static let maxControlPayload = 125
 
-    init(isFinal: Bool = true, opcode: Opcode, payload: Data = Data()) {
+    init(isFinal: Bool = true, opcode: Opcode, payload: Data = Data(), isCompressed: Bool = false) {
         self.isFinal = isFinal
         self.opcode = opcode
         self.payload = payload
+        self.isCompressed = isCompressed
     }
 }

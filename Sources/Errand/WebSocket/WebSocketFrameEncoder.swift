@@ -7,7 +7,7 @@ enum WebSocketFrameEncoder {
     static func encode(_ frame: WebSocketFrame, maskKey key: UInt32) -> Data {
         let payload = frame.payload
         var bytes = Data(capacity: payload.count + 14)
-        bytes.append((frame.isFinal ? 0x80 : 0) | frame.opcode.rawValue)
+        bytes.append((frame.isFinal ? 0x80 : 0) | (frame.isCompressed ? 0x40 : 0) | frame.opcode.rawValue)
         switch payload.count {
         case 0...125:
             bytes.append(0x80 | UInt8(payload.count))

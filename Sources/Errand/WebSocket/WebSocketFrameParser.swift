@@ -1,16 +1,20 @@
 import Foundation
 
 /// Cuts the bytes a server sends into frames, however the reads split them, refusing what a client must refuse
-/// before it holds a payload: reserved bits, unknown opcodes, masked frames, fragmented or long control frames, and a
+/// before it holds a payload: reserved bits (RSV1 is permessage-deflate's when it was agreed, and then only on the
+/// first frame of a data message), unknown opcodes, masked frames, fragmented or long control frames, and a
 /// frame longer than the largest message accepted (so a 100 MB frame fails at its header, not after 100 MB).
 struct WebSocketFrameParser: Sendable {
     /// The largest payload a data frame may have; a longer one fails with 1009.
     let maxPayload: Int
+    /// Whether permessage-deflate was agreed, so that RSV1 marks a compressed message.
+    let allowsCompression: Bool
     private var buffer = Data()
     private var failed = false
 
-    init(maxPayload: Int) {
+    init(maxPayload: Int, allowsCompression: Bool = false) {
         self.maxPayload = max(0, maxPayload)
+        self.allowsCompression = allowsCompression
     }
 
     /// Bytes received and not yet cut into frames.
@@ -38,9 +42,16 @@ struct WebSocketFrameParser: Sendable {
         let start = buffer.startIndex
         let first = buffer[start]
         let second = buffer[start + 1]
-        guard first & 0x70 == 0 else { throw .protocolError("reserved bits set without an extension") }
+        guard first & 0x30 == 0 else { throw .protocolError("reserved bits set without an extension") }
         guard let opcode = WebSocketFrame.Opcode(rawValue: first & 0x0F) else {
             throw .protocolError("reserved opcode \(first & 0x0F)")
+        }
+        let isCompressed = first & 0x40 != 0
+        if isCompressed {
+            guard allowsCompression else { throw .protocolError("reserved bits set without an extension") }
+            guard opcode == .text || opcode == .binary else {
+                throw .protocolError("RSV1 set on a control frame or a continuation frame")
+            }
         }
         let isFinal = first & 0x80 != 0
         guard second & 0x80 == 0 else { throw .protocolError("a server frame was masked") }
@@ -74,6 +85,6 @@ struct WebSocketFrameParser: Sendable {
         let payload = Data(buffer[(start + headLength)..<(start + total)])
         buffer.removeFirst(total)
         if buffer.isEmpty { buffer = Data() }
-        return WebSocketFrame(isFinal: isFinal, opcode: opcode, payload: payload)
+        return WebSocketFrame(isFinal: isFinal, opcode: opcode, payload: payload, isCompressed: isCompressed)
     }
 }

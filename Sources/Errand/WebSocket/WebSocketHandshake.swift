@@ -7,10 +7,21 @@ struct WebSocketHandshake: Sendable, Hashable {
     let key: String
     /// The subprotocols offered, in order of preference.
     let subprotocols: [String]
+    /// The permessage-deflate offer, if any.
+    let compression: WebSocketCompression?
 
-    init(key: String = Self.makeKey(), subprotocols: [String] = []) {
+    /// What the server's answer settled.
+    struct Outcome: Sendable, Hashable {
+        /// The subprotocol the server chose, if any.
+        var subprotocol: String?
+        /// The permessage-deflate parameters, when the server accepted the offer.
+        var deflate: PerMessageDeflate.Agreement?
+    }
+
+    init(key: String = Self.makeKey(), subprotocols: [String] = [], compression: WebSocketCompression? = nil) {
         self.key = key
         self.subprotocols = subprotocols
+        self.compression = compression
     }
 
     static func makeKey() -> String {
@@ -31,11 +42,12 @@ struct WebSocketHandshake: Sendable, Hashable {
         headers["Sec-WebSocket-Key"] = key
         headers["Sec-WebSocket-Version"] = "13"
         if !subprotocols.isEmpty { headers["Sec-WebSocket-Protocol"] = subprotocols.joined(separator: ", ") }
+        if let compression { headers["Sec-WebSocket-Extensions"] = PerMessageDeflate.offer(compression) }
         return headers
     }
 
-    /// Checks the server's answer; returns the subprotocol it chose, if any.
-    func check(status: Int, headers: HTTPHeaders) throws(WebSocketHandshakeFailure) -> String? {
+    /// Checks the server's answer; returns the subprotocol and the extension it chose, if any.
+    func check(status: Int, headers: HTTPHeaders) throws(WebSocketHandshakeFailure) -> Outcome {
         guard status == 101 else { throw .notUpgraded(status) }
         guard headers["Upgrade"]?.lowercased() == "websocket" else { throw .invalidHeader("Upgrade") }
         let connection = headers["Connection"]?.lowercased().split(separator: ",").map {
@@ -45,13 +57,13 @@ struct WebSocketHandshake: Sendable, Hashable {
         guard headers["Sec-WebSocket-Accept"] == Self.accept(for: key) else {
             throw .invalidHeader("Sec-WebSocket-Accept")
         }
-        // No extension was offered, so the server may accept none.
-        if let extensions = headers["Sec-WebSocket-Extensions"], !extensions.isEmpty {
-            throw .invalidHeader("Sec-WebSocket-Extensions")
-        }
-        guard let chosen = headers["Sec-WebSocket-Protocol"] else { return nil }
+        // Several fields of the name are one list (RFC 7230 §3.2.2).
+        let extensions = headers.values(for: "Sec-WebSocket-Extensions").joined(separator: ", ")
+        let deflate = try PerMessageDeflate.agreement(
+            answer: extensions.isEmpty ? nil : extensions, offered: compression)
+        guard let chosen = headers["Sec-WebSocket-Protocol"] else { return Outcome(subprotocol: nil, deflate: deflate) }
         guard subprotocols.contains(chosen) else { throw .invalidHeader("Sec-WebSocket-Protocol") }
-        return chosen
+        return Outcome(subprotocol: chosen, deflate: deflate)
     }
 }
 
@@ -61,4 +73,6 @@ enum WebSocketHandshakeFailure: Error, Sendable, Hashable {
     case notUpgraded(Int)
     /// The named header is missing or wrong.
     case invalidHeader(String)
+    /// `Sec-WebSocket-Extensions` accepts what the client did not offer or allow; the text says what.
+    case extensionRefused(String)
 }

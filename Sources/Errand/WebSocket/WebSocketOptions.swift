@@ -17,16 +17,26 @@ public struct WebSocketOptions: Sendable, Hashable {
     /// How long ``WebSocket/close(code:reason:)`` waits for the server's close frame before it drops the
     /// connection. Default 10 s.
     public var closeTimeout: Duration
+    /// The permessage-deflate offer (RFC 7692); `nil` offers none. Default: offered, with context takeover both
+    /// ways, as browsers do (text protocols shrink several times over, and a server that declines costs nothing).
+    /// Errand's own framing (the curl transport) applies it.
+    public var compression: WebSocketCompression?
+    /// How long the server may take to answer the upgrade once the connection is open, on the client's
+    /// ``ClientConfiguration/clock``; then the handshake fails with ``TransportFailure/Kind/timedOut``. Default 30 s.
+    public var handshakeTimeout: Duration
 
     /// Creates options; every argument has the default described on its property.
     public init(
         subprotocols: [String] = [], maxMessageSize: Int = 1 << 20, pingInterval: Duration? = nil,
-        pongTimeout: Duration = .seconds(20), closeTimeout: Duration = .seconds(10)
+        pongTimeout: Duration = .seconds(20), closeTimeout: Duration = .seconds(10),
+        compression: WebSocketCompression? = WebSocketCompression(), handshakeTimeout: Duration = .seconds(30)
     ) {
         self.subprotocols = subprotocols
         self.maxMessageSize = max(0, maxMessageSize)
         self.pingInterval = pingInterval
         self.pongTimeout = pongTimeout
         self.closeTimeout = closeTimeout
+        self.compression = compression
+        self.handshakeTimeout = handshakeTimeout
     }
 }

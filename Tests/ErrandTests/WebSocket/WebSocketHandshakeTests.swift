@@ -45,18 +45,18 @@ struct WebSocketHandshakeTests {
 
     @Test("a valid 101 is accepted, with the subprotocol the server chose")
     func accepts() throws {
-        #expect(try handshake.check(status: 101, headers: goodHeaders) == nil)
+        #expect(try handshake.check(status: 101, headers: goodHeaders) == .init(subprotocol: nil, deflate: nil))
         var chose = goodHeaders
         chose["Sec-WebSocket-Protocol"] = "superchat"
         chose["Connection"] = "keep-alive, Upgrade"
-        #expect(try handshake.check(status: 101, headers: chose) == "superchat")
+        #expect(try handshake.check(status: 101, headers: chose).subprotocol == "superchat")
     }
 
     @Test(
         "a wrong answer is refused",
         arguments: [
             ("Sec-WebSocket-Accept", "AAAA"), ("Upgrade", "h2c"), ("Connection", "close"),
-            ("Sec-WebSocket-Protocol", "other"), ("Sec-WebSocket-Extensions", "permessage-deflate"),
+            ("Sec-WebSocket-Protocol", "other"),
         ])
     func refuses(name: String, value: String) {
         var headers = goodHeaders
@@ -64,6 +64,13 @@ struct WebSocketHandshakeTests {
         #expect(throws: WebSocketHandshakeFailure.invalidHeader(name)) {
             try handshake.check(status: 101, headers: headers)
         }
+    }
+
+    @Test("an extension accepted when none was offered is refused")
+    func unofferedExtension() {
+        var headers = goodHeaders
+        headers["Sec-WebSocket-Extensions"] = "permessage-deflate"
+        #expect(throws: WebSocketHandshakeFailure.self) { try handshake.check(status: 101, headers: headers) }
     }
 
     @Test("a status other than 101 is not an upgrade")

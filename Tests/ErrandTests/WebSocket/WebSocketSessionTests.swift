@@ -82,7 +82,7 @@ struct WebSocketSessionTests {
         _ stream: MemoryByteStream, received: Data = Data(), options: WebSocketOptions = .init(),
         clock: any Clock<Duration> = ContinuousClock()
     ) -> WebSocket {
-        WebSocket(stream: stream, received: received, subprotocol: nil, headers: [:], options: options, clock: clock)
+        WebSocket(stream: stream, received: received, subprotocol: nil, headers: [:], options: options, clock: clock)!
     }
 
     @Test("frames that came with the 101 are the first messages")

@@ -13,7 +13,8 @@ private func systemClose(_ fd: Int32) { _ = close(fd) }
 private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }
 private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
 
-/// A connection libcurl opens with `CURLOPT_CONNECT_ONLY` (so the transport's TLS trust and pinning apply), then
+/// A connection libcurl opens with `CURLOPT_CONNECT_ONLY` (so the transport's TLS trust and pinning, its proxy (through
+/// a CONNECT tunnel), Unix socket and client certificate apply, as to the exchange's handles), then
 /// carries raw bytes with `curl_easy_send`/`curl_easy_recv`: what a WebSocket frames over, since the libcurl of
 /// Debian 12 (7.88) has no `ws` scheme of its own.
 ///
@@ -159,25 +160,19 @@ final class CurlSocketConnection: WebSocketByteStream, @unchecked Sendable {
     // MARK: The connection's thread
 
     private func run(_ configuration: CurlTransport.Configuration, connectTimeout: Duration?) {
-        CurlGlobal.ensureInitialized()
-        guard let easy = curl_easy_init() else {
+        guard let handle = CurlEasyHandle.make() else {
             end(.transport(TransportFailure(kind: .other, url: url, underlying: "libcurl could not make a handle")))
             return
         }
-        let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
-        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
-        defer {
-            curl_easy_cleanup(easy)
-            errorBuffer.deallocate()
-        }
-        if let failure = Self.configure(easy, url: url, configuration, connectTimeout, errorBuffer) {
+        defer { handle.destroy() }
+        let easy = handle.raw
+        if let failure = Self.configure(handle, url: url, configuration, connectTimeout) {
             end(failure)
             return
         }
         let code = curl_easy_perform(easy)
         guard code == CURLE_OK else {
-            let message = String(cString: errorBuffer)
-            end(CurlFailure.error(for: code, message: message.isEmpty ? nil : message, url: url))
+            end(Self.failure(code, handle, url: url, configuration))
             return
         }
         var socket = curl_socket_t(-1)
@@ -195,10 +190,10 @@ final class CurlSocketConnection: WebSocketByteStream, @unchecked Sendable {
     }
 
     private static func configure(
-        _ easy: UnsafeMutableRawPointer, url: URL, _ configuration: CurlTransport.Configuration,
-        _ connectTimeout: Duration?, _ errorBuffer: UnsafeMutablePointer<CChar>
+        _ handle: CurlEasyHandle, url: URL, _ configuration: CurlTransport.Configuration, _ connectTimeout: Duration?
     ) -> ErrandError? {
-        _ = errand_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer))
+        let easy = handle.raw
+        _ = errand_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(handle.errorBuffer))
         _ = errand_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = errand_curl_easy_setopt_long(easy, CURLOPT_CONNECT_ONLY, 1)
         _ = errand_curl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
@@ -212,10 +207,27 @@ final class CurlSocketConnection: WebSocketByteStream, @unchecked Sendable {
             _ = errand_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(max(1, milliseconds)))
         }
         if let error = CurlTrustOptions.apply(configuration, to: easy) { return error }
+        if let failure = handle.applyConnectivityOptions(configuration) { return failure }
+        handle.pointAtProxy(configuration.proxy, for: url)
+        // CONNECT_ONLY through an HTTP proxy only reaches the proxy: the tunnel makes the upgrade reach the server.
+        if configuration.proxy.proxy(for: url) != nil { handle.set(CURLOPT_HTTPPROXYTUNNEL, true) }
         guard errand_curl_easy_setopt_string(easy, CURLOPT_URL, url.absoluteString) == CURLE_OK else {
             return .invalidURL("\(url.absoluteString) is not a URL libcurl accepts.")
         }
         return nil
+    }
+
+    /// The error for a connection that could not be opened, worded for the proxy when it refused the tunnel.
+    private static func failure(
+        _ code: CURLcode, _ handle: CurlEasyHandle, url: URL, _ configuration: CurlTransport.Configuration
+    ) -> ErrandError {
+        let generic = CurlFailure.error(for: code, message: handle.errorMessage, url: url)
+        guard case .transport(var failure) = generic, let proxy = configuration.proxy.proxy(for: url),
+            let status = handle.info(long: CURLINFO_HTTP_CONNECTCODE), status >= 300
+        else { return generic }
+        failure.kind = .proxy
+        failure.underlying = CurlTransfer.proxyRefusal(status: status, proxy: proxy) + " (\(failure.underlying))"
+        return .transport(failure)
     }
 
     /// Moves bytes until the connection ends or is closed; returns the failure, if it failed.

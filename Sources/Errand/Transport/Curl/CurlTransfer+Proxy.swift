@@ -2,26 +2,32 @@
 import CCurl
 import Foundation
 
+extension CurlEasyHandle {
+    /// Points the handle at the proxy `settings` pick for `url`, or straight at the server.
+    func pointAtProxy(_ settings: ProxySettings, for url: URL) {
+        guard settings != .direct else { return }
+        guard let server = settings.proxy(for: url) else {
+            _ = set(CURLOPT_PROXY, "")
+            return
+        }
+        _ = set(CURLOPT_PROXY, "\(server.kind.rawValue)://\(server.hostAndPort)")
+        // Set apart from the proxy URL, so that no URL libcurl might print carries them.
+        if let credentials = server.credentials {
+            _ = set(CURLOPT_PROXYUSERNAME, credentials.user)
+            _ = set(CURLOPT_PROXYPASSWORD, credentials.password)
+        } else {
+            set(CURLOPT_PROXYUSERNAME, pointer: nil)
+            set(CURLOPT_PROXYPASSWORD, pointer: nil)
+        }
+    }
+}
+
 extension CurlTransfer {
     /// Points the handle at the proxy ``ProxySettings`` picks for this request's URL, or straight at the server.
     ///
     /// Set on every request of a transport with proxy settings (the choice depends on the URL), never on one without.
     func configureProxy(_ easy: CurlEasyHandle) {
-        let settings = owner.configuration.proxy
-        guard settings != .direct else { return }
-        guard let server = settings.proxy(for: request.url) else {
-            _ = easy.set(CURLOPT_PROXY, "")
-            return
-        }
-        _ = easy.set(CURLOPT_PROXY, "\(server.kind.rawValue)://\(server.hostAndPort)")
-        // Set apart from the proxy URL, so that no URL libcurl might print carries them.
-        if let credentials = server.credentials {
-            _ = easy.set(CURLOPT_PROXYUSERNAME, credentials.user)
-            _ = easy.set(CURLOPT_PROXYPASSWORD, credentials.password)
-        } else {
-            easy.set(CURLOPT_PROXYUSERNAME, pointer: nil)
-            easy.set(CURLOPT_PROXYPASSWORD, pointer: nil)
-        }
+        easy.pointAtProxy(owner.configuration.proxy, for: request.url)
     }
 
     /// The error for a hop that ended with `code`, worded for the proxy or the client certificate when one of them
