@@ -79,7 +79,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// The challenge's response; FoundationNetworking hands over none, so it is rebuilt from the status it stands for.
-    private static func response(
+    static func response(
         to challenge: URLAuthenticationChallenge, status: Int, task: URLSessionTask
     ) -> URLResponse? {
         if let response = challenge.failureResponse { return response }

@@ -11,7 +11,8 @@ extension URLSessionTransport: WebSocketConnecting {
     /// with Debian 12's 7.88.1) the task fails at once, which is reported as ``ErrandError/invalidRequest(_:)``.
     func connect(for request: TransportRequest) async throws(ErrandError) -> any WebSocketByteStream {
         try Self.checkNotCancelled()
-        let delegate = WebSocketTaskDelegate()
+        try policy.checkEnforceable(for: request.url)
+        let delegate = WebSocketTaskDelegate(policy: policy)
         let session = URLSession(configuration: session.configuration, delegate: delegate, delegateQueue: nil)
         let task = session.webSocketTask(with: WebSocketTaskMapping.urlRequest(request))
         task.maximumMessageSize = request.options[WebSocketMessageLimitKey.self]

@@ -16,6 +16,9 @@ final class WebSocketTaskConnection: WebSocketByteStream {
         var frames = WebSocketClientFrameReader()
         var closeSent = false
         var released = false
+        /// URLSession reported the task complete. FoundationNetworking traps when a completed task is cancelled (its
+        /// cancel looks the task up in a registry it has already left), so nothing cancels it after this.
+        var taskCompleted = false
     }
 
     private let task: any WebSocketTaskDriving
@@ -44,7 +47,7 @@ final class WebSocketTaskConnection: WebSocketByteStream {
                 task.resume()
             }
         } onCancel: {
-            task.cancel()
+            if !inner.withLock({ $0.taskCompleted }) { task.cancel() }
         }
         if let failure = inner.withLock({ $0.openFailure }) { throw failure }
     }
@@ -59,6 +62,7 @@ final class WebSocketTaskConnection: WebSocketByteStream {
     /// The task completed. Before it opened, an HTTP answer is the handshake's response (a 401, a redirect) and
     /// anything else a failure; after, its receive reports how it ended.
     func completed(error: (any Error)?, response: URLResponse?) {
+        inner.withLock { $0.taskCompleted = true }
         if let http = response as? HTTPURLResponse, http.statusCode != 101 {
             let head = WebSocketTaskMapping.upgradeHead(
                 status: http.statusCode, headers: WebSocketTaskMapping.headers(of: http), key: key, subprotocol: nil)
@@ -68,6 +72,12 @@ final class WebSocketTaskConnection: WebSocketByteStream {
         let failure = WebSocketTaskMapping.failure(
             error ?? URLError(.badServerResponse), url: url, beforeOpening: true,
             foundationNetworking: Self.isFoundationNetworking)
+        answer(head: nil, failure: failure)
+    }
+
+    /// The handshake was refused before an answer (a server certificate the transport's trust rejects): the
+    /// refusal's reason is the failure, not the cancellation URLSession reports next.
+    func failed(_ failure: ErrandError) {
         answer(head: nil, failure: failure)
     }
 
@@ -135,12 +145,12 @@ final class WebSocketTaskConnection: WebSocketByteStream {
     }
 
     func close() {
-        let closeSent = inner.withLock { inner in
+        let cancels = inner.withLock { inner in
             inner.released = true
-            return inner.closeSent
+            return !inner.closeSent && !inner.taskCompleted
         }
         arrive { $0.released() }
-        if !closeSent { task.cancel(with: .goingAway, reason: nil) }
+        if cancels { task.cancel(with: .goingAway, reason: nil) }
         finish()
     }
 
@@ -164,8 +174,11 @@ final class WebSocketTaskConnection: WebSocketByteStream {
                 self.arrive { $0.pongArrived(frame) }
             }
         case .close(let code, let reason):
-            inner.withLock { $0.closeSent = true }
-            task.cancel(with: code, reason: reason)
+            let cancels = inner.withLock { inner in
+                inner.closeSent = true
+                return !inner.taskCompleted
+            }
+            if cancels { task.cancel(with: code, reason: reason) }
         }
     }
 

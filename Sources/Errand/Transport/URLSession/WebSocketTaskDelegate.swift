@@ -13,6 +13,12 @@ final class WebSocketTaskDelegate: NSObject, URLSessionWebSocketDelegate, Sendab
     }
 
     private let reference = Mutex(Reference())
+    /// What the transport was configured with that challenges need.
+    private let policy: ChallengePolicy
+
+    init(policy: ChallengePolicy) {
+        self.policy = policy
+    }
 
     func attach(_ connection: WebSocketTaskConnection) {
         reference.withLock { $0.connection = connection }
@@ -46,22 +52,23 @@ final class WebSocketTaskDelegate: NSObject, URLSessionWebSocketDelegate, Sendab
         completionHandler(nil)
     }
 
-    func urlSession(
-        _ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
-        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-    ) {
-        completionHandler(ChallengeAnswer(challenge.protectionSpace).disposition, nil)
-    }
-
-    // A 401 or 407 to the handshake is its answer too, for the caller's middleware (a token refresh) to act on.
+    // As in ``SessionDelegate``, there is deliberately no session-level challenge method, so that Apple's URLSession
+    // brings server-trust and client-certificate challenges here, with the task, and the transport's trust, client
+    // certificate and proxy credentials apply to the WebSocket as to every exchange. A 401 or 407 to the handshake is
+    // its answer too, for the caller's middleware (a token refresh) to act on.
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        let answer = ChallengeAnswer(challenge.protectionSpace)
-        if case .reportStatus = answer, let response = challenge.failureResponse {
+        let answer = ChallengeAnswer(
+            challenge.protectionSpace, previousFailureCount: challenge.previousFailureCount, policy: policy)
+        if case .reportStatus(let status) = answer,
+            let response = SessionDelegate.response(to: challenge, status: status, task: task)
+        {
             connection?.completed(error: nil, response: response)
         }
-        completionHandler(answer.disposition, nil)
+        let response = answer.response(to: challenge, url: task.currentRequest?.url ?? task.originalRequest?.url)
+        if let failure = response.failure { connection?.failed(failure) }
+        completionHandler(response.disposition, response.credential)
     }
 }
