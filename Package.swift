@@ -72,7 +72,7 @@ let package = Package(
 
         // SDKs.
         .target(name: "MealDB", dependencies: ["Errand"]),
-        .target(name: "MetMuseum", dependencies: ["Errand"]),
+        .target(name: "MetMuseum", dependencies: ["Errand"], resources: [.process("Resources")]),
         // A local copy of The Met's collection in SQLite with full-text search, filled through the SDK.
         .target(name: "MetMirror", dependencies: ["MetMuseum", "CSQLite"]),
 
@@ -84,7 +84,7 @@ let package = Package(
             resources: [.process("Resources")]),
 
         // Command-line apps and what they share: argument parsing, output, galleries, exit codes per failure kind.
-        .target(name: "CommandLine", dependencies: ["Errand", "FeatureState"]),
+        .target(name: "CommandLine", dependencies: ["Errand", "FeatureState"], resources: [.process("Resources")]),
         // The full-screen terminal layer of `browse` (grid, keys, raw mode, pictures) and the two apps' screens on it.
         .target(name: "TerminalUI", dependencies: pictureCodecs + ["CommandLine"]),
         .target(name: "RecipesBrowser", dependencies: ["RecipesFeature", "TerminalUI"]),

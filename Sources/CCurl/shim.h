@@ -83,6 +83,10 @@ static const size_t errand_curl_writefunc_pause = CURL_WRITEFUNC_PAUSE;
 static const size_t errand_curl_readfunc_abort = CURL_READFUNC_ABORT;
 /// Resumes a paused transfer in both directions.
 static const int errand_curl_pause_continue = CURLPAUSE_CONT;
+/// Returned by a read callback to pause sending until the transfer is resumed.
+static const size_t errand_curl_readfunc_pause = CURL_READFUNC_PAUSE;
+/// Keeps receiving paused while sending resumes.
+static const int errand_curl_pause_recv = CURLPAUSE_RECV;
 /// Lets HTTP/2 transfers share one connection.
 static const long errand_curl_pipe_multiplex = CURLPIPE_MULTIPLEX;
 /// The size libcurl's error buffer must have.

@@ -6,10 +6,7 @@ extension MealDBSession {
     /// `mealdb browse`: the recipe app full-screen, on the session's client and its picture pipeline.
     func browse() async throws {
         guard TerminalMode.isInteractive else {
-            throw Failure(
-                .usage,
-                "mealdb browse is a full-screen app and needs a terminal; to print meals to a pipe or a file, use 'mealdb search'."
-            )
+            throw Failure(.usage, ToolText.sentence("mealdb.browseNeedsTerminal"))
         }
         let images = ImageLoader(setup: setup, console: console)
         let client = client
@@ -20,6 +17,6 @@ extension MealDBSession {
             RecipesBrowser(client: client, pictureData: { url in try await images.data(for: url) }, redraw: redraw)
         }
         let status = await loop.run()
-        if status != 0 { throw Failure(.failure, "The terminal went away.") }
+        if status != 0 { throw Failure(.failure, ToolText.sentence("failure.terminalGone")) }
     }
 }

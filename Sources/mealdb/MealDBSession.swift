@@ -54,19 +54,20 @@ struct MealDBSession {
         case "search":
             let text = try invocation.requiredArgument("TEXT")
             let meals = try await search(text)
-            output.meals(meals, emptyMessage: "No meals found for \"\(text)\".")
+            output.meals(meals, emptyMessage: ToolText.sentence("mealdb.noMealsFound", ["text": text]))
             try await writeGallery(meals.map(Self.card), title: "Meals matching “\(text)”")
         case "letter":
             let letter = try invocation.requiredArgument("L")
             guard letter.count == 1, let character = letter.first, character.isASCII, character.isLetter else {
-                throw invocation.usageError("L must be exactly one letter from a to z, not '\(letter)'")
+                throw invocation.usageError(ToolText.sentence("mealdb.letterExpected", ["letter": letter]))
             }
             let meals = try await MealListModel(.firstLetter(letter.lowercased()), client: client).loadedValue()
-            output.meals(meals, emptyMessage: "No meals start with \"\(letter.lowercased())\".")
+            output.meals(
+                meals, emptyMessage: ToolText.sentence("mealdb.noMealsStartWith", ["letter": letter.lowercased()]))
         case "show":
             let id = try invocation.requiredArgument("ID")
             guard !id.isEmpty, id.allSatisfy(\.isASCII), id.allSatisfy(\.isNumber) else {
-                throw invocation.usageError("ID must be a meal's number, as 52771, not '\(id)'")
+                throw invocation.usageError(ToolText.sentence("mealdb.idExpected", ["id": id]))
             }
             output.meal(try await MealDetailModel(mealID: id, client: client).loadedValue())
         case "random" where invocation.flag("selection"):
@@ -127,9 +128,16 @@ struct MealDBSession {
             filter = values.count > 1 ? .ingredients(values) : .ingredient(values[0])
         }
         let meals = try await FilteredMealsModel(filter, client: client).loadedValue()
-        let described = values.map { "\"\($0)\"" }.joined(separator: " and ")
         let kinds = values.count > 1 ? "ingredients" : kind
-        output.summaries(meals, emptyMessage: "No meals found for \(kinds) \(described).")
+        let described = values.map { "\"\($0)\"" }.joined(separator: ToolText.sentence("mealdb.and"))
+        let noneKey =
+            switch kinds {
+            case "category": "mealdb.noMealsForCategory"
+            case "area": "mealdb.noMealsForArea"
+            case "ingredient": "mealdb.noMealsForIngredient"
+            default: "mealdb.noMealsForIngredients"
+            }
+        output.summaries(meals, emptyMessage: ToolText.sentence(noneKey, ["values": described]))
         try await writeGallery(
             meals.map(Self.card), title: "Meals of the \(kinds) \(values.map { "“\($0)”" }.joined(separator: " and "))")
     }

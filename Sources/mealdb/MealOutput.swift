@@ -58,20 +58,20 @@ struct MealOutput {
 
     func categories(_ categories: [MealCategory]) {
         if json { return console.printJSON(.array(categories.map(\.json))) }
-        guard !categories.isEmpty else { return console.print("No categories.") }
+        guard !categories.isEmpty else { return console.print(ToolText.sentence("mealdb.noCategories")) }
         let rows = categories.map { [$0.name, Self.firstSentence(of: $0.description ?? "")] }
         console.print(TextLayout.columns(rows, width: width))
     }
 
     func areas(_ areas: [Area]) {
         if json { return console.printJSON(JSONValue(areas.map(\.name))) }
-        guard !areas.isEmpty else { return console.print("No areas.") }
+        guard !areas.isEmpty else { return console.print(ToolText.sentence("mealdb.noAreas")) }
         console.print(areas.map(\.name).joined(separator: "\n"))
     }
 
     func ingredients(_ ingredients: [Ingredient]) {
         if json { return console.printJSON(.array(ingredients.map(\.json))) }
-        guard !ingredients.isEmpty else { return console.print("No ingredients.") }
+        guard !ingredients.isEmpty else { return console.print(ToolText.sentence("mealdb.noIngredients")) }
         console.print(TextLayout.columns(ingredients.map { [$0.id, $0.name, $0.type ?? ""] }, width: width))
         console.print(style.dim("\(ingredients.count) ingredients."))
     }

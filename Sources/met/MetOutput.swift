@@ -58,17 +58,15 @@ struct MetOutput {
     }
 
     private func emptyMessage(_ result: FetchedObjects, text: String, limit: Int) -> String {
-        if result.matches == 0 { return "No objects found for \"\(text)\"." }
-        if limit == 0 {
-            return "\(result.matches) objects match; --limit 0 fetches none of them (--ids-only lists their IDs)."
-        }
-        return
-            "None of the \(min(limit, result.matches)) objects fetched of the \(result.matches) matching could be shown."
+        if result.matches == 0 { return ToolText.sentence("met.noObjectsFound", ["text": text]) }
+        if limit == 0 { return ToolText.sentence("met.limitZero", ["matches": String(result.matches)]) }
+        return ToolText.sentence(
+            "met.noneShown", ["fetched": String(min(limit, result.matches)), "matches": String(result.matches)])
     }
 
     func objectIDs(_ list: ObjectIDList) {
         if json { return console.printJSON(["total": .integer(list.total), "objectIDs": JSONValue(list.ids)]) }
-        guard !list.ids.isEmpty else { return console.print("No objects found.") }
+        guard !list.ids.isEmpty else { return console.print(ToolText.sentence("met.noObjects")) }
         console.print(TextLayout.wrap(list.ids.map(String.init).joined(separator: " "), width: width))
         let shown =
             list.ids.count == list.total
@@ -84,7 +82,7 @@ struct MetOutput {
                         ["departmentId": .integer($0.id), "displayName": .string($0.displayName)]
                     }))
         }
-        guard !departments.isEmpty else { return console.print("No departments.") }
+        guard !departments.isEmpty else { return console.print(ToolText.sentence("met.noDepartments")) }
         console.print(TextLayout.columns(departments.map { [String($0.id), $0.displayName] }, width: width))
     }
 

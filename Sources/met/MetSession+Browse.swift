@@ -6,10 +6,7 @@ extension MetSession {
     /// `met browse`: the museum app full-screen, on the session's client and its picture pipeline.
     func browse(environment: [String: String]) async throws {
         guard TerminalMode.isInteractive else {
-            throw Failure(
-                .usage,
-                "met browse is a full-screen app and needs a terminal; to print objects to a pipe or a file, use 'met search'."
-            )
+            throw Failure(.usage, ToolText.sentence("met.browseNeedsTerminal"))
         }
         let limit = try invocation.integer("limit", in: 1...500) ?? 20
         let rate = try invocation.positiveDecimal("rate", in: MetSearchOptions.rates)
@@ -23,6 +20,6 @@ extension MetSession {
                 redraw: redraw)
         }
         let status = await loop.run()
-        if status != 0 { throw Failure(.failure, "The terminal went away.") }
+        if status != 0 { throw Failure(.failure, ToolText.sentence("failure.terminalGone")) }
     }
 }

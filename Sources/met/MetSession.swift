@@ -91,7 +91,7 @@ struct MetSession {
         case .failed(let message):
             throw store.lastFailure.map { Failure($0.classified) } ?? Failure(.failure, message)
         case .idle, .searching, .fetching:
-            throw Failure(.interrupted, "Interrupted.")
+            throw Failure(.interrupted, ToolText.sentence("failure.interrupted"))
         }
     }
 

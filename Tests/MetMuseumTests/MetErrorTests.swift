@@ -49,6 +49,29 @@ struct MetErrorTests {
         #expect(!blocked.isObjectSpecific && !unavailable.isObjectSpecific)
         #expect(MetError.request(.cancelled).isCancellation)
     }
+
+    @Test("every sentence comes from the tables in English and German, an override first")
+    func localized() {
+        let errors: [MetError] = [
+            .notFound(objectID: 3, message: ""), .notFound(objectID: nil, message: ""),
+            .notAvailable(objectID: 4, message: ""), .notAvailable(objectID: nil, message: ""),
+            .blocked(failure(403, "")), .serviceUnavailable(failure(503, "")), .invalidQuery("no text."),
+        ]
+        let english = errors.map { $0.userMessage(in: "en") }
+        let german = errors.map { $0.userMessage(in: "de") }
+        #expect(english[0] == "The Met's collection has no object with ID 3.")
+        #expect(german[0] == "Die Sammlung des Met hat kein Objekt mit der ID 3.")
+        #expect(german[2].hasPrefix("Das Objekt 4 gibt es"))
+        #expect(german[6] == "Die Anfrage wurde nicht gesendet: no text.")
+        #expect(Set(german).count == errors.count)
+        // No German sentence is the English one, and none is a bare key.
+        for (en, de) in zip(english, german) {
+            #expect(en != de)
+            #expect(!de.hasPrefix("met."))
+        }
+        #expect(MetError.request(.cancelled).userMessage(in: "de") == ErrandError.cancelled.userMessage(in: "de"))
+        #expect(MetError.blocked(failure(403, "")).userMessage(in: "fr") == english[4])
+    }
 }
 
 @Suite("MetClient: one APIClient from a configuration or a client")

@@ -39,8 +39,10 @@ public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The sentence for a service that cannot be reached: which server, and how to point the tool at another one.
     static func unreachable(_ url: URL?) -> String {
-        let server = url?.host.map { "\($0)" + (url?.port.map { ":\($0)" } ?? "") } ?? "the service"
-        return "Could not reach \(server); check the network connection, or point to another server with --base-url."
+        let server =
+            url?.host.map { "\($0)" + (url?.port.map { ":\($0)" } ?? "") }
+            ?? ToolText.sentence("failure.unreachable.theService")
+        return ToolText.sentence("failure.unreachable", ["server": server])
     }
 
     /// Classifies any error: ``Failure`` and ``UsageError`` as they are, ``ClassifiedFailure`` and ``ErrandError``
@@ -51,7 +53,7 @@ public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         case let usage as UsageError: return Failure(usage)
         case let classified as ClassifiedFailure: return Failure(classified)
         case let errand as ErrandError: return Failure(ClassifiedFailure(errand))
-        case is CancellationError: return Failure(.interrupted, "Interrupted.")
+        case is CancellationError: return Failure(.interrupted, ToolText.sentence("failure.interrupted"))
         default: return Failure(.failure, "\(error)")
         }
     }

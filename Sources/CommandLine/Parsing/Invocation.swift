@@ -116,13 +116,18 @@ public struct Invocation: Sendable, Hashable {
     private static func integer(
         _ text: String, what: String, in range: ClosedRange<Int>, error: (String) -> UsageError
     ) throws(UsageError) -> Int {
-        guard let number = Int(text) else { throw error("\(what) expects a whole number, not '\(text)'") }
+        guard let number = Int(text) else {
+            throw error(ToolText.sentence("usage.wholeNumber", ["what": what, "text": text]))
+        }
         guard range.contains(number) else {
-            let bounds =
-                if range.upperBound == Int.max { "at least \(range.lowerBound)" } else if range.lowerBound == Int.min {
-                    "at most \(range.upperBound)"
-                } else { "from \(range.lowerBound) to \(range.upperBound)" }
-            throw error("\(what) must be \(bounds), not \(number)")
+            let values = [
+                "what": what, "low": String(range.lowerBound), "high": String(range.upperBound),
+                "number": String(number),
+            ]
+            let key =
+                range.upperBound == Int.max
+                ? "usage.atLeast" : range.lowerBound == Int.min ? "usage.atMost" : "usage.between"
+            throw error(ToolText.sentence(key, values))
         }
         return number
     }

@@ -21,7 +21,9 @@ extension Tool {
                 var value = inlineValue
                 if option.takesValue, value == nil {
                     guard index < arguments.count else {
-                        throw scan.error("--\(option.name) needs a value (\(option.valueName))")
+                        throw scan.error(
+                            ToolText.sentence(
+                                "usage.needsValue", ["option": option.name, "valueName": option.valueName]))
                     }
                     value = arguments[index]
                     index += 1
@@ -93,7 +95,7 @@ private struct Scan {
         } else {
             let letters = word.dropFirst()
             guard letters.count == 1, let letter = letters.first else {
-                throw error("unknown option '\(word)' (long options start with two dashes)")
+                throw error(ToolText.sentence("usage.unknownShortOption", ["word": word]))
             }
             if letter == "h" {
                 name = "help"
@@ -102,11 +104,11 @@ private struct Scan {
             }) {
                 name = match.name
             } else {
-                throw error("unknown option '\(word)'")
+                throw error(ToolText.sentence("usage.unknownOption", ["word": word]))
             }
         }
         if name == "help" || name == "version" {
-            guard inlineValue == nil else { throw error("--\(name) takes no value") }
+            guard inlineValue == nil else { throw error(ToolText.sentence("usage.takesNoValue", ["option": name])) }
             if name == "help" { wantsHelp = true } else { wantsVersion = true }
             return (nil, nil)
         }
@@ -119,14 +121,16 @@ private struct Scan {
             return (later, inlineValue)
         }
         let known = (tool.options(for: command) + Tool.builtInOptions).map(\.name)
-        let hint = Suggestion.closest(to: name, among: known).map { " (did you mean '--\($0)'?)" } ?? ""
-        throw error("unknown option '--\(name)'\(hint)")
+        let hint =
+            Suggestion.closest(to: name, among: known).map { ToolText.sentence("usage.didYouMeanOption", ["name": $0]) }
+            ?? ""
+        throw error(ToolText.sentence("usage.unknownLongOption", ["name": name, "hint": hint]))
     }
 
     mutating func record(_ option: Option, value: String?) throws(UsageError) {
         switch option.kind {
         case .flag:
-            guard value == nil else { throw error("--\(option.name) takes no value") }
+            guard value == nil else { throw error(ToolText.sentence("usage.takesNoValue", ["option": option.name])) }
             flags.insert(option.name)
         case .value, .repeatable:
             values[option.name, default: []].append(value ?? "")
@@ -135,29 +139,32 @@ private struct Scan {
 
     func unknownCommand(_ word: String) -> UsageError {
         let hint =
-            Suggestion.closest(to: word, among: tool.commands.map(\.name)).map { " (did you mean '\($0)'?)" } ?? ""
-        return UsageError("unknown command '\(word)'\(hint)", helpCommand: tool.name)
+            Suggestion.closest(to: word, among: tool.commands.map(\.name)).map {
+                ToolText.sentence("usage.didYouMeanCommand", ["name": $0])
+            } ?? ""
+        return UsageError(
+            ToolText.sentence("usage.unknownCommand", ["word": word, "hint": hint]), helpCommand: tool.name)
     }
 
     func finish() throws(UsageError) -> Invocation {
         if command == nil, !tool.commands.isEmpty {
-            throw UsageError("missing command", helpCommand: tool.name)
+            throw UsageError(ToolText.sentence("usage.missingCommand"), helpCommand: tool.name)
         }
         let accepted = Set(tool.options(for: command).map(\.name))
         if let stray = pending.first(where: { !accepted.contains($0.name) }) {
-            throw error("'\(helpCommand)' has no option '--\(stray.name)'")
+            throw error(ToolText.sentence("usage.noSuchOption", ["command": helpCommand, "option": stray.name]))
         }
         let declared = command?.positionals ?? []
         if positionals.count > declared.count {
             let extra = positionals[declared.count]
-            throw error("unexpected argument '\(extra)'")
+            throw error(ToolText.sentence("usage.unexpectedArgument", ["argument": extra]))
         }
         var arguments: [String: String] = [:]
         for (position, positional) in declared.enumerated() {
             if position < positionals.count {
                 arguments[positional.name] = positionals[position]
             } else if !positional.isOptional {
-                throw error("missing argument \(positional.name)")
+                throw error(ToolText.sentence("usage.missingArgument", ["name": positional.name]))
             }
         }
         return Invocation(tool: tool, command: command, arguments: arguments, values: values, flags: flags)

@@ -15,6 +15,6 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The problem and where to read more: `unknown option '--bogus'. See 'mealdb search --help'.`
     public var description: String {
         let sentence = problem.hasSuffix(".") ? problem : problem + "."
-        return "\(sentence) See '\(helpCommand) --help'."
+        return ToolText.sentence("usage.seeHelp", ["problem": sentence, "command": helpCommand])
     }
 }

@@ -12,7 +12,7 @@ extension LoadState {
         case .failed(let message):
             throw failure.map(Failure.init) ?? Failure(.failure, message)
         case .idle, .loading:
-            throw Failure(.interrupted, "Interrupted.")
+            throw Failure(.interrupted, ToolText.sentence("failure.interrupted"))
         }
     }
 }

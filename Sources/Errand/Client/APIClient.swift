@@ -130,6 +130,11 @@ public struct APIClient: Sendable {
                 // Only the body's own type names its boundary; any other would make the parts unreadable.
                 headers["Content-Type"] = multipart.contentType
                 checkedHeaders = headers
+            case .stream(let stream):
+                if let length = stream.length, length < 0 {
+                    throw .invalidRequest("the streamed body declares a negative length (\(length)).")
+                }
+                body = .stream(stream)
             case .json(let json):
                 do {
                     body = .data(try json.data(using: configuration.encoder))

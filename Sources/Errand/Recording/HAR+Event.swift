@@ -30,6 +30,10 @@ extension HAR.Entry {
                 HAR.Param(name: $0.name, value: nil, fileName: $0.filename, contentType: $0.contentType)
             }
             request.postData = postData
+        case .stream:
+            request.bodySize = event.bytesSent > 0 ? event.bytesSent : -1
+            request.postData = HAR.PostData(
+                mimeType: contentType, text: nil, comment: "streamed from a sequence, not kept")
         }
         let timings = HAR.Timings(event.metrics, duration: event.duration)
         self.init(

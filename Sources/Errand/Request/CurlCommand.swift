@@ -91,6 +91,9 @@ struct CurlCommandBuilder {
             }
         case .file(let file):
             words.append("--data-binary \(ShellWord.quoted("@" + masking.text(file.path)))")
+        case .stream:
+            // The sequence cannot be read without sending it; the command reads the body from its standard input.
+            words.append("--data-binary @-")
         case .multipart(let body):
             for part in body.parts {
                 let file = "$parts/\(prelude.count + 1)"

@@ -7,6 +7,7 @@ public struct RequestBody: Sendable {
         case file(URL)
         case json(EncodedJSON)
         case multipart(MultipartBody)
+        case stream(BodyStream)
     }
 
     let content: Content
@@ -54,5 +55,33 @@ public struct RequestBody: Sendable {
     public static func multipart(_ parts: [MultipartPart]) -> RequestBody {
         let body = MultipartBody(parts: parts)
         return RequestBody(content: .multipart(body), contentType: body.contentType)
+    }
+
+    /// Bytes streamed from `chunks`, any `AsyncSequence` of byte chunks (`Data`, `[UInt8]`), sent as they come.
+    ///
+    /// With a `length`, it is sent as `Content-Length` and the sequence must yield exactly that many bytes; without
+    /// one, HTTP/1.1 sends the body chunked (HTTP/2 frames it itself). The sequence is read a chunk or two ahead of the
+    /// wire, so a long one is sent in bounded memory, and upload progress counts the bytes as they go. A sequence that
+    /// throws stops the request with ``ErrandError/app(_:)`` carrying its error; one that yields more or fewer bytes
+    /// than `length` stops it with ``ErrandError/invalidRequest(_:)``.
+    ///
+    /// A sequence can be read once, so the body is sent once: requests with it are not retried, and a 307 or 308
+    /// redirect, which would send it again, fails. ``stream(length:contentType:makingChunks:)`` lifts that.
+    public static func stream<Chunks: AsyncSequence & Sendable>(
+        _ chunks: Chunks, length: Int? = nil, contentType: String = "application/octet-stream"
+    ) -> RequestBody where Chunks.Element: DataProtocol {
+        RequestBody(
+            content: .stream(BodyStream(length: length, isReplayable: false) { chunks }), contentType: contentType)
+    }
+
+    /// Bytes streamed from a fresh sequence that `makingChunks` makes each time the body is sent: the first time,
+    /// and again for a retry or a 307 or 308 redirect. Otherwise as ``stream(_:length:contentType:)``.
+    public static func stream<Chunks: AsyncSequence & Sendable>(
+        length: Int? = nil, contentType: String = "application/octet-stream",
+        makingChunks: @escaping @Sendable () -> Chunks
+    ) -> RequestBody where Chunks.Element: DataProtocol {
+        RequestBody(
+            content: .stream(BodyStream(length: length, isReplayable: true, makingChunks: makingChunks)),
+            contentType: contentType)
     }
 }

@@ -71,9 +71,12 @@ public struct RetryPolicy: Sendable, Hashable {
     /// Never retries.
     public static let never = RetryPolicy(maxAttempts: 1)
 
-    /// Whether a request may be retried at all: its method is idempotent, or the request or the policy opted in.
+    /// Whether a request may be retried at all: its method is idempotent, or the request or the policy opted in, and
+    /// its body can be sent again (a body streamed from one sequence cannot: ``BodyStream/isReplayable``).
     public func allowsRetry(of request: TransportRequest) -> Bool {
         guard maxAttempts > 1 else { return false }
+        // A body streamed from one sequence is gone once sent.
+        if case .stream(let stream) = request.body, !stream.isReplayable { return false }
         if let declared = request.options.isIdempotent { return declared || retriesNonIdempotentMethods }
         return request.method.isIdempotent || retriesNonIdempotentMethods
     }

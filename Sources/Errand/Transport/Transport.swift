@@ -87,6 +87,8 @@ public enum TransportBody: Sendable, Hashable {
     case file(URL)
     /// A `multipart/form-data` body, its files read as they are sent; the request's `Content-Type` names its boundary.
     case multipart(MultipartBody)
+    /// Bytes streamed from an `AsyncSequence` as they are sent (``BodyStream``), with a known length or none.
+    case stream(BodyStream)
 }
 
 /// Timeouts a transport enforces. `nil` means none of that kind.

@@ -19,26 +19,24 @@ public enum MetError: Error, Sendable {
 }
 
 extension MetError: LocalizedError, CustomStringConvertible, CustomDebugStringConvertible {
-    /// One sentence fit to show an end user.
-    public var userMessage: String {
+    /// One sentence fit to show an end user, in `Localization.language` (from this module's string tables, English
+    /// and German; an app's `Localization.overrides` apply, with the keys `met.…`).
+    public var userMessage: String { userMessage(in: Localization.language) }
+
+    /// The sentence of ``userMessage`` in a language of `Localization.shippedLanguages`, English for any other.
+    public func userMessage(in language: String) -> String {
+        func sentence(_ key: String, _ values: [String: String] = [:]) -> String {
+            Localization.sentence(key, in: .module, language: language, values: values)
+        }
         switch self {
-        case .notFound(let objectID?, _):
-            return "The Met's collection has no object with ID \(objectID)."
-        case .notFound(nil, _):
-            return "The Met's collection service has no such resource."
-        case .notAvailable(let objectID?, _):
-            return "Object \(objectID) exists but is not available through The Met's API (it may be on loan)."
-        case .notAvailable(nil, _):
-            return "This object is not available through The Met's API (it may be on loan)."
-        case .blocked:
-            return "The Met's servers blocked the requests as automated traffic (HTTP 403); "
-                + "wait a few minutes before trying again, and send fewer requests per second."
-        case .serviceUnavailable:
-            return "The Met's collection service is temporarily unavailable (HTTP 503); try again later."
-        case .invalidQuery(let reason):
-            return "The request was not sent: \(reason)"
-        case .request(let error):
-            return error.userMessage
+        case .notFound(let objectID?, _): return sentence("met.notFound", ["objectID": String(objectID)])
+        case .notFound(nil, _): return sentence("met.notFound.noObject")
+        case .notAvailable(let objectID?, _): return sentence("met.notAvailable", ["objectID": String(objectID)])
+        case .notAvailable(nil, _): return sentence("met.notAvailable.noObject")
+        case .blocked: return sentence("met.blocked")
+        case .serviceUnavailable: return sentence("met.serviceUnavailable")
+        case .invalidQuery(let reason): return sentence("met.invalidQuery", ["reason": reason])
+        case .request(let error): return error.userMessage(in: language)
         }
     }
 

@@ -130,7 +130,8 @@ final class CurlAppliedOptions {
 /// What a request's method and body options depend on.
 struct CurlRequestShape: Equatable {
     let method: HTTPMethod
-    /// The `Content-Length` sent: the body's size, 0 for a POST without one, `nil` for no body.
+    /// The `Content-Length` sent: the body's size, 0 for a POST without one, -1 for a body of unknown length, `nil` for
+    /// no body.
     let bodySize: Int?
 }
 

@@ -22,6 +22,8 @@ final class CurlLoop: @unchecked Sendable {
         case start(CurlTransfer)
         case cancel(CurlTransfer)
         case resume(CurlTransfer)
+        /// A transfer paused for its streamed body's next bytes may send again.
+        case sendMore(CurlTransfer)
         /// A job of a task that prefers this loop as its executor (``CurlTransport/executor``).
         case run(UnownedJob)
         case shutdown
@@ -103,7 +105,7 @@ final class CurlLoop: @unchecked Sendable {
                 .transport(
                     TransportFailure(
                         kind: .other, url: transfer.request.url, underlying: "the transport's loop is not running")))
-        case .cancel, .resume, .shutdown:
+        case .cancel, .resume, .sendMore, .shutdown:
             break
         }
     }
@@ -137,6 +139,7 @@ final class CurlLoop: @unchecked Sendable {
                 case .start(let transfer): begin(transfer)
                 case .cancel(let transfer): perform(transfer.machine.fail(.cancelled), for: transfer)
                 case .resume(let transfer): perform(transfer.machine.readerCaughtUp(), for: transfer)
+                case .sendMore(let transfer): resumeSending(transfer)
                 case .run(let job): job.runSynchronously(on: asUnownedTaskExecutor())
                 case .shutdown: stopping = true
                 }
@@ -256,6 +259,13 @@ final class CurlLoop: @unchecked Sendable {
             return
         }
         running[easy.raw] = transfer
+    }
+
+    /// Lifts the pause of a transfer's sending, keeping its receiving paused if its stream's reader lags.
+    private func resumeSending(_ transfer: CurlTransfer) {
+        guard let easy = transfer.easy, running[easy.raw] != nil else { return }
+        let pause = transfer.machine.isPausedForReader ? errand_curl_pause_recv : errand_curl_pause_continue
+        curl_easy_pause(easy.raw, pause)
     }
 
     /// Takes a transfer's handle out of the multi handle (a transfer that did not end closes its connection).

@@ -85,15 +85,17 @@ extension CurlTransfer {
 
     private func configureMethodAndBody(_ easy: CurlEasyHandle) {
         let method = request.method
-        let shape = CurlRequestShape(method: method, bodySize: requestBody?.size ?? (method == .post ? 0 : nil))
+        let bodySize = requestBody.map { $0.size ?? -1 } ?? (method == .post ? 0 : nil)
+        let shape = CurlRequestShape(method: method, bodySize: bodySize)
         guard easy.applied.shape != shape else { return }
         easy.applied.shape = shape
         // HTTPGET also switches off NOBODY and upload left from the handle's previous request.
         easy.set(CURLOPT_HTTPGET, true)
         if let requestBody {
-            // POST with a known size sends Content-Length and reads the bytes through the read callback.
+            // POST with a known size sends Content-Length and reads the bytes through the read callback; with -1 (a
+            // streamed body of unknown length) libcurl sends HTTP/1.1 chunked and lets HTTP/2 frame it.
             easy.set(CURLOPT_POST, true)
-            easy.set(CURLOPT_POSTFIELDSIZE_LARGE, size: Int64(requestBody.size))
+            easy.set(CURLOPT_POSTFIELDSIZE_LARGE, size: Int64(requestBody.size ?? -1))
         } else if method == .post {
             // A zero size without post fields sends an empty body with `Content-Length: 0`.
             easy.set(CURLOPT_POST, true)

@@ -166,11 +166,17 @@ extension CurlTransfer {
     /// Fills libcurl's buffer with the next request body bytes.
     func sendBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let requestBody else { return 0 }
-        guard let count = requestBody.read(into: buffer) else {
+        switch requestBody.read(into: buffer) {
+        case .bytes(let count):
+            // Sending counts as activity: a slow sequence's upload is not idle.
+            if count > 0 { touch() }
+            return count
+        case .pause:
+            return errand_curl_readfunc_pause
+        case .failed:
             _ = machine.callbackFailed(requestBody.failure ?? .invalidRequest("the request body could not be read."))
             return errand_curl_readfunc_abort
         }
-        return count
     }
 }
 #endif

@@ -88,7 +88,15 @@ final class CurlTransfer: @unchecked Sendable, BodyProducer {
     /// Hands the transfer to the loop; the outcome goes to `delivery`.
     func start(_ delivery: Delivery) {
         self.delivery = delivery
+        // Started before the loop owns the transfer, so the first chunk may be ready by the first read.
+        requestBody?.start { [weak self] in self?.bodyReady() }
         owner.loop.submit(.start(self))
+    }
+
+    /// Asks the loop to resume a transfer paused because its streamed body had no bytes ready.
+    func bodyReady() {
+        guard !isDone.load(ordering: .acquiring) else { return }
+        owner.loop.submit(.sendMore(self))
     }
 
     /// Asks the loop to stop the transfer and fail it with ``ErrandError/cancelled``; does nothing once finished.
@@ -174,6 +182,7 @@ final class CurlTransfer: @unchecked Sendable, BodyProducer {
     }
 
     private func markDone() {
+        requestBody?.close()
         requestBody = nil
         isDone.store(true, ordering: .releasing)
     }

@@ -58,6 +58,14 @@ struct PreparedBody {
                 let (file, length) = try await spool(multipart)
                 return PreparedBody(stream: nil, file: file, isSpooled: true, length: length)
             }
+        case .stream(let body):
+            // Spooled, because FoundationNetworking cannot wait for a stream body without blocking the queue every
+            // URLSession call waits on (StreamedBodyReader), and the same path runs everywhere.
+            let reader = StreamedBodyReader(try body.open())
+            reader.start()
+            defer { reader.close() }
+            let (file, length) = try await spool(reader, cancelling: reader)
+            return PreparedBody(stream: nil, file: file, isSpooled: true, length: length)
         }
     }
 
@@ -69,31 +77,40 @@ struct PreparedBody {
     /// Writes the body's wire form to a new temporary file, on a thread of its own; returns the file and its length.
     /// Cancelling the calling task stops the writing between two pieces and fails with ``ErrandError/cancelled``.
     private static func spool(_ body: MultipartBody) async throws(ErrandError) -> (URL, Int) {
+        try await spool(MultipartOpener(body: body), cancelling: nil)
+    }
+
+    /// Writes a streamed body to a new temporary file as its sequence produces it, on a thread of its own (which
+    /// waits for each chunk, so the producer and the cooperative pool never do); `cancelling` is closed on
+    /// cancellation, releasing a wait.
+    private static func spool(
+        _ source: some SpoolSource, cancelling reader: StreamedBodyReader?
+    ) async throws(ErrandError) -> (URL, Int) {
         let cancelled = Atomic<Bool>(false)
         let result: Result<(URL, Int), ErrandError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 Thread {
                     continuation.resume(
                         returning: Result { () throws(ErrandError) in
-                            try spoolBlocking(body, cancelled: cancelled)
+                            try spoolBlocking(source.open(), named: source.name, cancelled: cancelled)
                         })
                 }.start()
             }
         } onCancel: {
             cancelled.store(true, ordering: .relaxed)
+            reader?.close()
         }
         return try result.get()
     }
 
-    private static func spoolBlocking(_ body: MultipartBody, cancelled: borrowing Atomic<Bool>) throws(ErrandError) -> (
-        URL, Int
-    ) {
-        let reader = try MultipartReader.open(body)
+    private static func spoolBlocking(
+        _ reader: any StreamedBody, named name: String, cancelled: borrowing Atomic<Bool>
+    ) throws(ErrandError) -> (URL, Int) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("errand-spooled-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]),
             let handle = FileHandle(forWritingAtPath: file.path)
         else {
-            throw .invalidRequest("the multipart body could not be written to \(file.path) for URLSession to upload.")
+            throw .invalidRequest("\(name) could not be written to \(file.path) for URLSession to upload.")
         }
         defer { try? handle.close() }
         var buffer = Data(count: 256 * 1024)
@@ -113,8 +130,30 @@ struct PreparedBody {
             throw error
         } catch {
             try? FileManager.default.removeItem(at: file)
-            throw .invalidRequest("the multipart body could not be written to \(file.path) (\(error)).")
+            throw .invalidRequest("\(name) could not be written to \(file.path) (\(error)).")
         }
         return (file, total)
     }
+}
+
+/// A body the spooling thread reads: opened there, and named in its errors.
+protocol SpoolSource: Sendable {
+    /// What the errors call the body: "the multipart body".
+    var name: String { get }
+    /// The reader of the body's bytes.
+    func open() throws(ErrandError) -> any StreamedBody
+}
+
+/// A multipart body, whose files the spooling thread opens.
+private struct MultipartOpener: SpoolSource {
+    let body: MultipartBody
+    var name: String { "the multipart body" }
+
+    func open() throws(ErrandError) -> any StreamedBody { try MultipartReader.open(body) }
+}
+
+extension StreamedBodyReader: SpoolSource {
+    var name: String { "the streamed body" }
+
+    func open() throws(ErrandError) -> any StreamedBody { self }
 }

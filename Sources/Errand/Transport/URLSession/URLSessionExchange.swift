@@ -255,7 +255,7 @@ final class URLSessionExchange: Sendable, BodyProducer {
         let sent: Int
         switch request.body {
         case .data(let data): sent = data.count
-        case .file, .multipart: sent = bodyLength ?? 0
+        case .file, .multipart, .stream: sent = bodyLength ?? 0
         case .none: sent = 0
         }
         var metrics = TransferMetrics(

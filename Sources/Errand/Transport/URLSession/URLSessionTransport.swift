@@ -122,7 +122,7 @@ public final class URLSessionTransport: Transport {
     /// (or its spooled copy exists), and a file that changes is reported, only by a buffered exchange.
     public func stream(_ request: TransportRequest) async throws -> StreamingResponse {
         switch request.body {
-        case .multipart, .file: return try await sendAsOneChunk(request)
+        case .multipart, .file, .stream: return try await sendAsOneChunk(request)
         case .none, .data: break
         }
         try policy.checkEnforceable(for: request.url)

@@ -1,0 +1,16 @@
+import Errand
+import Foundation
+
+/// The tools' own sentences (usage errors, failures, "no results" lines), from this module's string tables in
+/// English and German, looked up as the libraries' are (`Localization.sentence(_:in:language:values:)`): in
+/// `Localization.language`, which follows `LC_ALL`, `LC_MESSAGES` or `LANG`, so the tools speak English unless the
+/// locale says otherwise. Option names, commands and help text stay as they are.
+public enum ToolText {
+    /// The sentence for `key` (`usage.unknownOption`, `mealdb.noMealsFound`, …), each `{name}` replaced by
+    /// `values[name]`.
+    public static func sentence(
+        _ key: String, _ values: [String: String] = [:], language: String = Localization.language
+    ) -> String {
+        Localization.sentence(key, in: .module, language: language, values: values)
+    }
+}
