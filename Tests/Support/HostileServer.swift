@@ -132,6 +132,9 @@ public final class HostileServer: @unchecked Sendable {
             while !isReleased { released.wait() }
             released.unlock()
         }
+        // Counted before the bytes go: a client can read the whole answer and be checked before this thread runs
+        // again, so counting after the send would race the test that reads the count.
+        state.withLock { $0.served += 1 }
         response.withUnsafeBytes { bytes in
             var sent = 0
             while sent < bytes.count {
@@ -140,7 +143,6 @@ public final class HostileServer: @unchecked Sendable {
                 sent += count
             }
         }
-        state.withLock { $0.served += 1 }
     }
 
     /// Reads until the blank line that ends a request head (bodies are not sent to this server); returns the head.

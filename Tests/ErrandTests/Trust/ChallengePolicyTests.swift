@@ -121,7 +121,10 @@ struct ChallengePolicyTests {
         let trust = ServerTrust(pins: [try PublicKeyPin(PublicKeyPinTextTests.valid)])
         let delegate = SessionDelegate(policy: ChallengePolicy(trust: trust))
         let session = URLSession(configuration: .ephemeral)
-        let url = URL(string: "http://127.0.0.1:9/private")!
+        // A scheme FoundationNetworking has no protocol for: starting the exchange resumes the task, which then
+        // fails at once without a connection. A task that tries to connect would be failing on its own while the
+        // refusal cancels it, and FoundationNetworking traps when a cancel meets a task its registry already let go.
+        let url = URL(string: "errand-unloadable://127.0.0.1/private")!
         let task = session.dataTask(with: url)
         let exchange = URLSessionExchange(request: TransportRequest(url: url), task: task)
         delegate.register(exchange, for: task)
