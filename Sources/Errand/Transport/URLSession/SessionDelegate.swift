@@ -66,20 +66,32 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
+        let exchange = exchange(for: task)
+        Self.answer(
+            challenge, task: task, policy: policy, report: { exchange?.receiveChallenge($0) },
+            fail: { exchange?.fail($0) }, completionHandler: completionHandler)
+    }
+
+    /// Answers `challenge` under `policy`, for every session Errand runs: a 401 or 407 goes to `report` as the
+    /// response it stands for, a refusal (a certificate the trust rejects) to `fail`, then URLSession gets the
+    /// disposition and credential.
+    static func answer(
+        _ challenge: URLAuthenticationChallenge, task: URLSessionTask, policy: ChallengePolicy,
+        report: (URLResponse) -> Void, fail: (ErrandError) -> Void,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
         let answer = ChallengeAnswer(
             challenge.protectionSpace, previousFailureCount: challenge.previousFailureCount, policy: policy)
-        if case .reportStatus(let status) = answer,
-            let response = Self.response(to: challenge, status: status, task: task)
-        {
-            exchange(for: task)?.receiveChallenge(response)
+        if case .reportStatus(let status) = answer, let response = response(to: challenge, status: status, task: task) {
+            report(response)
         }
         let response = answer.response(to: challenge, url: task.currentRequest?.url ?? task.originalRequest?.url)
-        if let failure = response.failure { exchange(for: task)?.fail(failure) }
+        if let failure = response.failure { fail(failure) }
         completionHandler(response.disposition, response.credential)
     }
 
     /// The challenge's response; FoundationNetworking hands over none, so it is rebuilt from the status it stands for.
-    static func response(
+    private static func response(
         to challenge: URLAuthenticationChallenge, status: Int, task: URLSessionTask
     ) -> URLResponse? {
         if let response = challenge.failureResponse { return response }

@@ -60,15 +60,9 @@ final class WebSocketTaskDelegate: NSObject, URLSessionWebSocketDelegate, Sendab
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        let answer = ChallengeAnswer(
-            challenge.protectionSpace, previousFailureCount: challenge.previousFailureCount, policy: policy)
-        if case .reportStatus(let status) = answer,
-            let response = SessionDelegate.response(to: challenge, status: status, task: task)
-        {
-            connection?.completed(error: nil, response: response)
-        }
-        let response = answer.response(to: challenge, url: task.currentRequest?.url ?? task.originalRequest?.url)
-        if let failure = response.failure { connection?.failed(failure) }
-        completionHandler(response.disposition, response.credential)
+        let connection = connection
+        SessionDelegate.answer(
+            challenge, task: task, policy: policy, report: { connection?.completed(error: nil, response: $0) },
+            fail: { connection?.failed($0) }, completionHandler: completionHandler)
     }
 }
