@@ -27,7 +27,7 @@ struct MealDBSession {
             flagKey ?? context.environment["MEALDB_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
             ?? MealDBClient.testAPIKey
         guard !apiKey.trimmingCharacters(in: .whitespaces).isEmpty, !apiKey.contains("/") else {
-            throw invocation.usageError("the API key must be a non-empty word without '/'")
+            throw invocation.usageError(ToolText.sentence("mealdb.apiKeyExpected"))
         }
         // The key is a path segment of every URL; "." and ".." would step out of the API's path instead.
         guard apiKey != ".", apiKey != ".." else {
@@ -92,7 +92,7 @@ struct MealDBSession {
         case "browse":
             try await browse()
         default:
-            throw invocation.usageError("missing command")
+            throw invocation.usageError(ToolText.sentence("usage.missingCommand"))
         }
     }
 
@@ -153,7 +153,7 @@ struct MealDBSession {
 
     private func writeGallery(_ cards: [GalleryItem], title: String) async throws {
         guard let folder = invocation.value("html") else { return }
-        guard !folder.isEmpty else { throw invocation.usageError("--html needs a folder name") }
+        guard !folder.isEmpty else { throw invocation.usageError(ToolText.sentence("tool.htmlNeedsFolder")) }
         let gallery = Gallery(
             title: title, subtitle: "\(cards.count) meal\(cards.count == 1 ? "" : "s") from TheMealDB",
             generator: "mealdb \(MealDBTool.version)", items: cards)

@@ -26,14 +26,16 @@ struct MetOutput {
         }
         let rows = result.objects.map { object in
             [
-                String(object.objectID), object.title ?? "Untitled", object.artistDisplayName ?? object.culture ?? "",
+                String(object.objectID), object.title ?? ToolText.sentence("met.untitled"),
+                object.artistDisplayName ?? object.culture ?? "",
                 object.objectDate ?? "",
             ]
         }
         console.print(TextLayout.columns(rows, width: width))
         console.print(
             style.dim(
-                "Showing \(result.objects.count) of \(result.matches) matching objects. Run 'met show ID' for one in full."
+                ToolText.sentence(
+                    "met.showing", ["shown": String(result.objects.count), "matches": String(result.matches)])
             ))
     }
 
@@ -43,17 +45,17 @@ struct MetOutput {
     private func warnAboutSkipped(_ skipped: [SkippedObject]) {
         let notServed = skipped.filter(\.isNotServed).map(\.id)
         let unreadable = skipped.filter { !$0.isNotServed }.map(\.id)
-        func count(_ ids: [Int]) -> String { "\(ids.count) object\(ids.count == 1 ? "" : "s")" }
         func list(_ ids: [Int]) -> String {
             let named = ids.prefix(Self.namedSkips).map(String.init).joined(separator: ", ")
             guard ids.count > Self.namedSkips else { return named }
-            return "\(named) and \(ids.count - Self.namedSkips) more (--json lists every ID)"
+            return ToolText.sentence("met.andMore", ["ids": named, "more": String(ids.count - Self.namedSkips)])
         }
         if !notServed.isEmpty {
-            console.warning("skipped \(count(notServed)) the Met does not serve: \(list(notServed)).")
+            console.warning(ToolText.counted("met.skippedNotServed", count: notServed.count, ["ids": list(notServed)]))
         }
         if !unreadable.isEmpty {
-            console.warning("skipped \(count(unreadable)) whose answer could not be read: \(list(unreadable)).")
+            console.warning(
+                ToolText.counted("met.skippedUnreadable", count: unreadable.count, ["ids": list(unreadable)]))
         }
     }
 

@@ -25,13 +25,16 @@ enum MetSearchOptions {
         case (nil, nil):
             break
         case (let from?, let to?):
-            guard from <= to else { throw invocation.usageError("--from \(from) is after --to \(to)") }
+            guard from <= to else {
+                throw invocation.usageError(
+                    ToolText.sentence("met.fromAfterTo", ["from": String(from), "to": String(to)]))
+            }
             query.dateBegin = from
             query.dateEnd = to
         case (_?, nil):
-            throw invocation.usageError("--from needs --to as well: the Met filters dates only as a range")
+            throw invocation.usageError(ToolText.sentence("met.fromNeedsTo"))
         case (nil, _?):
-            throw invocation.usageError("--to needs --from as well: the Met filters dates only as a range")
+            throw invocation.usageError(ToolText.sentence("met.toNeedsFrom"))
         }
         return query
     }
@@ -43,7 +46,7 @@ enum MetSearchOptions {
             $0.trimmingCharacters(in: .whitespaces)
         }
         guard !parts.contains(where: \.isEmpty) else {
-            throw invocation.usageError("--\(name) expects values separated by '|', as \"A|B\", not '\(text)'")
+            throw invocation.usageError(ToolText.sentence("met.listExpected", ["name": name, "text": text]))
         }
         return parts
     }

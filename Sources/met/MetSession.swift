@@ -56,7 +56,7 @@ struct MetSession {
         case "browse":
             try await browse(environment: environment)
         default:
-            throw invocation.usageError("missing command")
+            throw invocation.usageError(ToolText.sentence("usage.missingCommand"))
         }
     }
 
@@ -97,15 +97,18 @@ struct MetSession {
 
     private func writeGallery(_ result: FetchedObjects, text: String) async throws {
         guard let folder = invocation.value("html") else { return }
-        guard !folder.isEmpty else { throw invocation.usageError("--html needs a folder name") }
+        guard !folder.isEmpty else { throw invocation.usageError(ToolText.sentence("tool.htmlNeedsFolder")) }
         let objects = result.objects
         let gallery = Gallery(
-            title: "The Met: “\(text)”",
-            subtitle: "\(objects.count) of \(result.matches) matching object\(result.matches == 1 ? "" : "s")",
+            title: ToolText.sentence("met.galleryTitle", ["text": text]),
+            subtitle: ToolText.counted(
+                "met.gallerySubtitle", count: result.matches,
+                ["shown": String(objects.count), "matches": String(result.matches)]),
             generator: "met \(MetTool.version)",
             items: objects.map { object in
                 GalleryItem(
-                    title: object.title ?? "Untitled", subtitle: object.artistDisplayName ?? object.culture,
+                    title: object.title ?? ToolText.sentence("met.untitled"),
+                    subtitle: object.artistDisplayName ?? object.culture,
                     details: [object.objectDate, object.medium, object.department].compactMap { $0 },
                     badge: String(object.objectID), imageURL: object.thumbnail,
                     fallbackImageURL: object.primaryImageSmall == nil ? nil : object.primaryImage,

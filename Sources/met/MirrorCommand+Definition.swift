@@ -39,12 +39,13 @@ extension MetSession {
         }
         let directory = URL(fileURLWithPath: folder)
         guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(MirrorStore.fileName).path) else {
-            throw Failure(.usage, "\(folder) holds no mirror; make one with 'met mirror \(folder)'.")
+            throw Failure(.usage, ToolText.sentence("mirror.noMirror", ["folder": folder]))
         }
         do {
             return MetClient(mirror: try MirrorStore(directory: directory))
         } catch {
-            throw Failure(.failure, "Cannot open the mirror in \(folder): \(error.description)")
+            throw Failure(
+                .failure, ToolText.sentence("mirror.cannotOpen", ["folder": folder, "reason": error.description]))
         }
     }
 }

@@ -25,7 +25,8 @@ struct MirrorCommand {
         do {
             store = try MirrorStore(directory: URL(fileURLWithPath: folder))
         } catch {
-            throw Failure(.failure, "Cannot open the mirror in \(folder): \(error.description)")
+            throw Failure(
+                .failure, ToolText.sentence("mirror.cannotOpen", ["folder": folder, "reason": error.description]))
         }
         var configuration = setup.configuration(console: console)
         // The mirror is its own store: keeping every object in the HTTP cache as well would double the disk used.
@@ -65,17 +66,17 @@ struct MirrorCommand {
         case (let id?, nil): scope = .department(id)
         case (nil, let text?):
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw invocation.usageError("--search needs some text")
+                throw invocation.usageError(ToolText.sentence("mirror.searchNeedsText"))
             }
             scope = .search(text)
-        case (_?, _?): throw invocation.usageError("--department and --search cannot be combined")
+        case (_?, _?): throw invocation.usageError(ToolText.sentence("mirror.departmentAndSearch"))
         }
         let budget = try invocation.integer("image-budget", in: 1...10_000_000) ?? 1_000
         let images: MirrorImages
         switch invocation.value("images") ?? "none" {
         case "none": images = .none
         case "small": images = .small(budget: budget * 1_000_000)
-        case let other: throw invocation.usageError("--images expects small or none, not '\(other)'")
+        case let other: throw invocation.usageError(ToolText.sentence("mirror.imagesExpected", ["value": other]))
         }
         return MirrorOptions(
             scope: scope, update: invocation.flag("update"),
@@ -107,18 +108,26 @@ struct MirrorCommand {
         }
         switch summary.outcome {
         case .alreadyComplete:
-            console.print("The mirror in \(folder) is complete; --update refreshes it with what changed.")
+            console.print(ToolText.sentence("mirror.alreadyComplete", ["folder": folder]))
         case .completed(let kind):
             if kind == .update, let changes = summary.changes {
                 console.print(
-                    "Updated: \(changes.added) new, \(changes.changed) changed, \(changes.removed) removed "
-                        + "(\(summary.doneThisRun) objects fetched or checked).")
+                    ToolText.sentence(
+                        "mirror.updated",
+                        [
+                            "added": String(changes.added), "changed": String(changes.changed),
+                            "removed": String(changes.removed), "done": String(summary.doneThisRun),
+                        ]))
             }
             console.print(
-                "Mirror complete in \(folder): \(counts.fetched) objects stored, \(counts.skipped) not served by the "
-                    + "Met, \(counts.failed) unreadable (retried next run); \(summary.doneThisRun) this run in "
-                    + String(format: "%.1f s", Self.seconds(summary.elapsed)) + ", "
-                    + Self.megabytes(summary.databaseBytes) + " on disk.")
+                ToolText.sentence(
+                    "mirror.complete",
+                    [
+                        "folder": folder, "fetched": String(counts.fetched), "skipped": String(counts.skipped),
+                        "failed": String(counts.failed), "done": String(summary.doneThisRun),
+                        "seconds": String(format: "%.1f", Self.seconds(summary.elapsed)),
+                        "megabytes": String(format: "%.1f", Double(summary.databaseBytes) / 1_000_000),
+                    ]))
         }
     }
 
@@ -126,10 +135,10 @@ struct MirrorCommand {
     /// exit code.
     private func fail(_ error: MirrorError, store: MirrorStore) throws {
         let counts = try? store.counts()
-        let kept = counts.map { " \($0.fetched) objects are stored; run the same command again to continue." } ?? ""
+        let kept = counts.map { ToolText.sentence("mirror.kept", ["fetched": String($0.fetched)]) } ?? ""
         switch error {
         case .met(let met):
-            if !json { console.diagnostic("The mirror stopped." + kept) }
+            if !json { console.diagnostic(ToolText.sentence("mirror.stopped") + kept) }
             throw met
         case .store(let problem):
             throw Failure(.failure, problem.description + kept)
@@ -148,9 +157,5 @@ struct MirrorCommand {
 
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
-    static func megabytes(_ bytes: Int) -> String {
-        String(format: "%.1f MB", Double(bytes) / 1_000_000)
     }
 }

@@ -13,11 +13,16 @@ struct MirrorProgressLine: Sendable {
         guard console.terminal.stderrIsTerminal else { return }
         switch event {
         case .started(let start) where start.isResuming:
-            console.diagnostic("Resuming: \(start.counts.fetched) objects stored, \(start.counts.pending) to fetch.")
+            console.diagnostic(
+                ToolText.sentence(
+                    "mirror.resuming",
+                    ["fetched": String(start.counts.fetched), "pending": String(start.counts.pending)]))
         case .started:
             break
         case .listed(let listing):
-            console.diagnostic("Listed \(listing.listed) objects; \(listing.pending) to fetch.")
+            console.diagnostic(
+                ToolText.sentence(
+                    "mirror.listed", ["listed": String(listing.listed), "pending": String(listing.pending)]))
         case .stored(let progress):
             console.rawError("\r\u{1B}[2K" + Self.line(progress, width: console.terminal.width))
         }
@@ -32,13 +37,18 @@ struct MirrorProgressLine: Sendable {
     static func line(_ progress: MirrorProgress, width: Int) -> String {
         let counts = progress.counts
         let done = counts.listed - counts.pending
-        let left = progress.estimatedRemaining.map { " \(clock($0)) left" } ?? ""
+        let left =
+            progress.estimatedRemaining.map { " " + ToolText.sentence("mirror.progressLeft", ["time": clock($0)]) }
+            ?? ""
         let tail =
             "  \(done)/\(counts.listed)  " + String(format: "%.1f/s", progress.objectsPerSecond) + left
-            + "  \(counts.skipped) not served  \(counts.failed) failed"
+            + "  "
+            + ToolText.sentence(
+                "mirror.progressCounts", ["skipped": String(counts.skipped), "failed": String(counts.failed)])
         let barWidth = max(10, min(30, width - tail.count - 14))
         let filled = counts.listed > 0 ? barWidth * done / counts.listed : 0
-        return "Mirroring [" + String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled)
+        return ToolText.sentence("mirror.progress") + " [" + String(repeating: "#", count: filled)
+            + String(repeating: "-", count: barWidth - filled)
             + "]" + tail
     }
 

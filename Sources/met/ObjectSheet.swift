@@ -19,7 +19,7 @@ struct ObjectSheet {
     private var fields: ObjectFields { ObjectFields(object) }
 
     private func heading() -> String {
-        var lines = [style.bold(object.title ?? "Untitled")]
+        var lines = [style.bold(object.title ?? ToolText.sentence("met.untitled"))]
         if let artist = fields.artist {
             lines.append(artist + (object.artistDisplayBio.map { style.dim(" (\($0))") } ?? ""))
         }

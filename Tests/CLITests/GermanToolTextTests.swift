@@ -61,4 +61,65 @@ struct GermanToolTextTests {
         let english = try await mealdb.run(["search", "xyzzy"] + base, environment: ["LANG": "C", "LC_ALL": ""])
         #expect(english.stdout == "No meals found for \"xyzzy\".\n")
     }
+
+    @Test("a count picks the singular or the plural sentence in both languages")
+    func counted() {
+        #expect(
+            ToolText.counted("met.skippedNotServed", count: 1, ["ids": "7"], language: "en")
+                == "skipped 1 object the Met does not serve: 7.")
+        #expect(
+            ToolText.counted("met.skippedNotServed", count: 2, ["ids": "7, 8"], language: "en")
+                == "skipped 2 objects the Met does not serve: 7, 8.")
+        #expect(
+            ToolText.counted("met.skippedUnreadable", count: 1, ["ids": "9"], language: "de")
+                == "1 Objekt übersprungen, dessen Antwort nicht lesbar war: 9.")
+        #expect(
+            ToolText.counted("met.gallerySubtitle", count: 12, ["shown": "3", "matches": "12"], language: "de")
+                == "3 von 12 passenden Objekten")
+        #expect(
+            ToolText.counted("met.gallerySubtitle", count: 1, ["shown": "1", "matches": "1"], language: "de")
+                == "1 von 1 passendem Objekt")
+    }
+
+    @Test("every key has both tables' sentence with the same placeholders")
+    func samePlaceholders() throws {
+        func placeholders(_ text: String) -> Set<String> {
+            var names: Set<String> = []
+            var rest = Substring(text)
+            while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                names.insert(String(rest[rest.index(after: open)..<close]))
+                rest = rest[rest.index(after: close)...]
+            }
+            return names
+        }
+        for key in try Self.keys() {
+            let english = ToolText.sentence(key, language: "en")
+            let german = ToolText.sentence(key, language: "de")
+            #expect(placeholders(english) == placeholders(german), "\(key): \(english) / \(german)")
+        }
+    }
+
+    @Test(
+        "met's result count, skip warnings and usage errors are German under LANG=de_DE.UTF-8",
+        .enabled(if: TestServer.replica.isUsable))
+    func metInGerman() async throws {
+        let german = ["LANG": "de_DE.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""]
+        let met = try ToolProcess("met")
+        let base = ["--base-url", try Replica.root(), "--no-cache"]
+        let served = try await met.run(["search", "sunflowers", "--limit", "10"] + base, environment: german)
+        #expect(served.status == 0, "\(served)")
+        #expect(served.stderr.contains("Objekte übersprungen, die das Met nicht ausliefert: 7404, 7410."), "\(served)")
+        #expect(served.stdout.contains("passenden Objekten. 'met show ID' zeigt eines vollständig."), "\(served)")
+        #expect(!served.stdout.contains("matching objects"))
+        let malformed = try await met.run(["search", "__malformed__"] + base, environment: german)
+        #expect(
+            malformed.stderr == "met: warning: 1 Objekt übersprungen, dessen Antwort nicht lesbar war: 9422.\n",
+            "\(malformed)")
+        let range = try await met.run(["search", "vase", "--from", "1900"] + base, environment: german)
+        #expect(range.status == 2)
+        #expect(range.stderr.contains("--from braucht auch --to"), "\(range)")
+        let english = try await met.run(
+            ["search", "vase", "--from", "1900"] + base, environment: ["LANG": "C", "LC_ALL": ""])
+        #expect(english.stderr.contains("--from needs --to as well"), "\(english)")
+    }
 }

@@ -24,12 +24,14 @@ public struct GalleryWriter: Sendable {
         let thumbnails = directory.appendingPathComponent("thumbnails", isDirectory: true)
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder), !isFolder.boolValue {
-            throw Failure(.failure, "Could not write the gallery: \(directory.path) is a file, not a folder.")
+            throw Failure(.failure, ToolText.sentence("gallery.isAFile", ["path": directory.path]))
         }
         do {
             try FileManager.default.createDirectory(at: thumbnails, withIntermediateDirectories: true)
         } catch {
-            throw Failure(.failure, "Could not create the folder \(directory.path): \(Self.reason(error))")
+            throw Failure(
+                .failure,
+                ToolText.sentence("gallery.cannotCreateFolder", ["path": directory.path, "reason": Self.reason(error)]))
         }
         let files = await download(gallery.items, into: thumbnails, loadImage: loadImage)
         let page = GalleryPage(gallery: gallery, thumbnails: files).html()
@@ -37,7 +39,8 @@ public struct GalleryWriter: Sendable {
         do {
             try Data(page.utf8).write(to: index, options: .atomic)
         } catch {
-            throw Failure(.failure, "Could not write \(index.path): \(Self.reason(error))")
+            throw Failure(
+                .failure, ToolText.sentence("gallery.cannotWrite", ["path": index.path, "reason": Self.reason(error)]))
         }
         let wanted = gallery.items.filter { $0.imageURL != nil }.count
         return GalleryReport(indexFile: index, imagesSaved: files.count, imagesFailed: wanted - files.count)

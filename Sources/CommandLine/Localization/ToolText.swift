@@ -13,4 +13,14 @@ public enum ToolText {
     ) -> String {
         Localization.sentence(key, in: .module, language: language, values: values)
     }
+
+    /// The sentence for a count: `key.one` when `count` is 1, `key.other` otherwise (both tables have both forms),
+    /// with `{count}` set to the count and each other `{name}` replaced by `values[name]`.
+    public static func counted(
+        _ key: String, count: Int, _ values: [String: String] = [:], language: String = Localization.language
+    ) -> String {
+        var values = values
+        values["count"] = String(count)
+        return sentence(key + (count == 1 ? ".one" : ".other"), values, language: language)
+    }
 }

@@ -14,10 +14,11 @@ extension ClientSetup {
         guard let recorder else { return }
         await recorder.flush()
         if recorder.secrets == .included {
-            console.warning("The recording \(recorder.file.path) holds secrets in clear: do not share it")
+            console.warning(ToolText.sentence("recording.holdsSecrets", ["path": recorder.file.path]))
         }
         if let failure = recorder.writeFailure {
-            console.warning("The recording \(recorder.file.path) could not be written: \(failure)")
+            console.warning(
+                ToolText.sentence("recording.notWritten", ["path": recorder.file.path, "problem": "\(failure)"]))
         }
     }
 
@@ -26,26 +27,29 @@ extension ClientSetup {
         let record = invocation.value("record")
         let replay = invocation.value("replay")
         if record?.isEmpty == true || replay?.isEmpty == true {
-            throw invocation.usageError("--record and --replay need the name of a .har file")
+            throw invocation.usageError(ToolText.sentence("usage.recordNeedsFile"))
         }
         // Secrets in clear only when asked for by a flag of their own, never by --record alone.
         let secrets: HARRecorder.Secrets = invocation.flag("record-secrets") ? .included : .redacted
         if secrets == .included, record == nil {
-            throw invocation.usageError("--record-secrets needs --record FILE.har")
+            throw invocation.usageError(ToolText.sentence("usage.recordSecretsNeedsRecord"))
         }
         var recorder: HARRecorder?
         if let record {
             do {
                 recorder = try HARRecorder(file: URL(fileURLWithPath: record), secrets: secrets)
             } catch {
-                throw invocation.usageError("cannot write the recording \(record): \(error.localizedDescription)")
+                throw invocation.usageError(
+                    ToolText.sentence(
+                        "usage.cannotWriteRecording", ["path": record, "reason": error.localizedDescription]))
             }
         }
         guard let replay else { return (recorder, nil) }
         do {
             return (recorder, try HARReplayTransport(file: URL(fileURLWithPath: replay)))
         } catch {
-            throw invocation.usageError("cannot read \(replay) as a HAR recording: \(error)")
+            throw invocation.usageError(
+                ToolText.sentence("usage.cannotReadRecording", ["path": replay, "reason": "\(error)"]))
         }
     }
 }

@@ -49,7 +49,7 @@ public struct ClientSetup: Sendable {
         usesCache = !invocation.flag("no-cache")
         isOffline = invocation.flag("offline")
         if isOffline, !usesCache {
-            throw invocation.usageError("--offline answers from the cache, so it cannot be combined with --no-cache")
+            throw invocation.usageError(ToolText.sentence("usage.offlineAndNoCache"))
         }
         self.cacheName = cacheName
         proxy = try ProxyChoice(invocation: invocation, environment: context.environment)
@@ -59,7 +59,7 @@ public struct ClientSetup: Sendable {
         // A replay answers from its file alone: what an earlier run cached must not stand in for it.
         if replay != nil {
             if isOffline {
-                throw invocation.usageError("--replay answers from its file, so it cannot be combined with --offline")
+                throw invocation.usageError(ToolText.sentence("usage.replayAndOffline"))
             }
             usesCache = false
         }
@@ -75,7 +75,7 @@ public struct ClientSetup: Sendable {
         if let problem = cache?.storageProblem {
             let consequence =
                 isOffline
-                ? "so --offline has nothing cached to answer from." : "so this run keeps answers in memory only."
+                ? ToolText.sentence("cache.offlineNothingCached") : ToolText.sentence("cache.memoryOnly")
             console.warning("\(problem.description.dropLast()), \(consequence)")
         }
         var middleware = cacheMiddleware()
