@@ -55,7 +55,8 @@ struct MealDBSession {
             let text = try invocation.requiredArgument("TEXT")
             let meals = try await search(text)
             output.meals(meals, emptyMessage: ToolText.sentence("mealdb.noMealsFound", ["text": text]))
-            try await writeGallery(meals.map(Self.card), title: "Meals matching “\(text)”")
+            try await writeGallery(
+                meals.map(Self.card), title: ToolText.sentence("mealdb.galleryMatching", ["text": text]))
         case "letter":
             let letter = try invocation.requiredArgument("L")
             guard letter.count == 1, let character = letter.first, character.isASCII, character.isLetter else {
@@ -80,7 +81,7 @@ struct MealDBSession {
             try requirePremiumKey("latest")
             let meals = try await MealListModel(.latest, client: client).loadedValue()
             output.meals(meals, emptyMessage: "TheMealDB lists no new meals.")
-            try await writeGallery(meals.map(Self.card), title: "The newest meals")
+            try await writeGallery(meals.map(Self.card), title: ToolText.sentence("mealdb.galleryNewest"))
         case "categories":
             output.categories(try await CategoriesModel(client: client).loadedValue())
         case "areas":
@@ -130,16 +131,19 @@ struct MealDBSession {
         let meals = try await FilteredMealsModel(filter, client: client).loadedValue()
         let kinds = values.count > 1 ? "ingredients" : kind
         let described = values.map { "\"\($0)\"" }.joined(separator: ToolText.sentence("mealdb.and"))
-        let noneKey =
+        let suffix =
             switch kinds {
-            case "category": "mealdb.noMealsForCategory"
-            case "area": "mealdb.noMealsForArea"
-            case "ingredient": "mealdb.noMealsForIngredient"
-            default: "mealdb.noMealsForIngredients"
+            case "category": "Category"
+            case "area": "Area"
+            case "ingredient": "Ingredient"
+            default: "Ingredients"
             }
-        output.summaries(meals, emptyMessage: ToolText.sentence(noneKey, ["values": described]))
+        output.summaries(meals, emptyMessage: ToolText.sentence("mealdb.noMealsFor" + suffix, ["values": described]))
         try await writeGallery(
-            meals.map(Self.card), title: "Meals of the \(kinds) \(values.map { "“\($0)”" }.joined(separator: " and "))")
+            meals.map(Self.card),
+            title: ToolText.sentence(
+                "mealdb.galleryOf" + suffix,
+                ["values": values.map { "“\($0)”" }.joined(separator: ToolText.sentence("mealdb.and"))]))
     }
 
     /// Refuses, before any request, a command that TheMealDB serves only with a supporter's key.
@@ -155,7 +159,7 @@ struct MealDBSession {
         guard let folder = invocation.value("html") else { return }
         guard !folder.isEmpty else { throw invocation.usageError(ToolText.sentence("tool.htmlNeedsFolder")) }
         let gallery = Gallery(
-            title: title, subtitle: "\(cards.count) meal\(cards.count == 1 ? "" : "s") from TheMealDB",
+            title: title, subtitle: ToolText.counted("mealdb.gallerySubtitle", count: cards.count),
             generator: "mealdb \(MealDBTool.version)", items: cards)
         try await GalleryWriter().write(gallery, toFolder: folder, setup: setup, console: console)
     }

@@ -34,8 +34,9 @@ struct MetOutput {
         console.print(TextLayout.columns(rows, width: width))
         console.print(
             style.dim(
-                ToolText.sentence(
-                    "met.showing", ["shown": String(result.objects.count), "matches": String(result.matches)])
+                ToolText.counted(
+                    "met.showing", count: result.matches,
+                    ["shown": String(result.objects.count), "matches": String(result.matches)])
             ))
     }
 

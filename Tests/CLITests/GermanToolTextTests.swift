@@ -6,6 +6,9 @@ import Testing
 /// The tools' own sentences come from the tables, in German when the locale says so.
 @Suite("The tools' sentences in German")
 struct GermanToolTextTests {
+    /// A German locale for the tools' processes, with nothing more specific overriding `LANG`.
+    static let german = ["LANG": "de_DE.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""]
+
     /// The keys of the English table, read from the source tree.
     static func keys() throws -> [String] {
         let table = Fixtures.packageRoot.appendingPathComponent(
@@ -42,7 +45,7 @@ struct GermanToolTextTests {
         "mealdb and met answer in German under LANG=de_DE.UTF-8, and in English under C",
         .enabled(if: TestServer.replica.isUsable))
     func tools() async throws {
-        let german = ["LANG": "de_DE.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""]
+        let german = Self.german
         let mealdb = try ToolProcess("mealdb")
         let base = ["--base-url", try Replica.root()]
         let none = try await mealdb.run(["search", "xyzzy"] + base, environment: german)
@@ -103,7 +106,7 @@ struct GermanToolTextTests {
         "met's result count, skip warnings and usage errors are German under LANG=de_DE.UTF-8",
         .enabled(if: TestServer.replica.isUsable))
     func metInGerman() async throws {
-        let german = ["LANG": "de_DE.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""]
+        let german = Self.german
         let met = try ToolProcess("met")
         let base = ["--base-url", try Replica.root(), "--no-cache"]
         let served = try await met.run(["search", "sunflowers", "--limit", "10"] + base, environment: german)
