@@ -73,6 +73,10 @@ struct MetObjectCodingTests {
             ("2024-01-09T11:20:05.8Z", "2024-01-09T11:20:05.800Z"),
             ("2024-01-09T11:20:05Z", "2024-01-09T11:20:05.000Z"),
             ("2024-01-09T13:20:05.25+02:00", "2024-01-09T11:20:05.250Z"),
+            ("2024-01-09T06:50:05-04:30", "2024-01-09T11:20:05.000Z"),
+            ("2024-01-09T11:20:05.123456789Z", "2024-01-09T11:20:05.123Z"),
+            ("9999-12-31T23:59:59.999Z", "9999-12-31T23:59:59.999Z"),
+            ("0001-01-01T05:00:00+05:00", "0001-01-01T00:00:00.000Z"),
         ])
     func metadataDates(text: String, expected: String) {
         #expect(MetadataDate.parse(text).map(MetadataDate.format) == expected)
@@ -80,7 +84,16 @@ struct MetObjectCodingTests {
 
     @Test(
         "unreadable metadataDate text is no date",
-        arguments: ["", "2024-01-09", "2024-13-09T11:20:05Z", "yesterday", "2024-01-09T11:20:05.Z"])
+        arguments: [
+            "", "2024-01-09", "2024-13-09T11:20:05Z", "yesterday", "2024-01-09T11:20:05.Z",
+            // Found by fuzz-models: an offset's hours that overflow Int when turned into seconds.
+            "4042-04-06T04041:04.9+02:0111111111111111111110",
+            "2024-01-09T11:20:05+99:00", "2024-01-09T11:20:05.1e5Z", "2024-1-09T11:20:05Z", "+2024-01-09T11:20:05Z",
+            "0000-01-09T11:20:05Z", "2024-01-09T11:20:05.0000000001Z", "2024-01-09T11:20:05Zjunk",
+            "2024-01-09T11:20:05+0200", "2024-01-09T11:20:05.5+02:00:00", "٢٠٢٤-01-09T11:20:05Z",
+            // Inside the years when read, outside once the offset or the rounding to milliseconds applies.
+            "0001-01-01T00:00:00+05:00", "9999-12-31T23:59:59.9999Z", "9999-12-31T23:00:00-01:00",
+        ])
     func badMetadataDates(text: String) {
         #expect(MetadataDate.parse(text) == nil)
     }

@@ -9,36 +9,52 @@ enum MetadataDate {
         return calendar
     }()
 
-    /// Reads `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `nil` for anything else.
+    /// Reads `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, every field its fixed number of ASCII digits, the year
+    /// 0001–9999, the fraction one to nine digits and the offset within ±23:59; `nil` for anything else.
     static func parse(_ text: String) -> Date? {
-        let parts = text.split(separator: "T", maxSplits: 1)
-        guard parts.count == 2 else { return nil }
-        let day = parts[0].split(separator: "-").compactMap { Int($0) }
-        guard day.count == 3 else { return nil }
-        var clock = Substring(parts[1])
-        var offset = 0
-        if clock.hasSuffix("Z") {
-            clock = clock.dropLast()
-        } else if let sign = clock.lastIndex(where: { $0 == "+" || $0 == "-" }) {
-            let zone = clock[clock.index(after: sign)...].split(separator: ":").compactMap { Int($0) }
-            guard zone.count == 2 else { return nil }
-            offset = (zone[0] * 3600 + zone[1] * 60) * (clock[sign] == "-" ? -1 : 1)
-            clock = clock[..<sign]
-        }
-        let secondsParts = clock.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let time = secondsParts[0].split(separator: ":").compactMap { Int($0) }
-        guard time.count == 3 else { return nil }
+        var scanner = DigitScanner(Array(text.utf8))
+        guard let year = scanner.number(digits: 4), scanner.skip("-"), let month = scanner.number(digits: 2),
+            scanner.skip("-"), let day = scanner.number(digits: 2), scanner.skip("T"),
+            let hour = scanner.number(digits: 2), scanner.skip(":"), let minute = scanner.number(digits: 2),
+            scanner.skip(":"), let second = scanner.number(digits: 2), year >= 1
+        else { return nil }
         var fraction = 0.0
-        if secondsParts.count == 2 {
-            guard !secondsParts[1].isEmpty, secondsParts[1].allSatisfy(\.isASCII),
-                let value = Double("0." + secondsParts[1])
-            else { return nil }
-            fraction = value
+        if scanner.skip(".") {
+            var scale = 0.1
+            var count = 0
+            while let digit = scanner.digit() {
+                fraction += Double(digit) * scale
+                scale /= 10
+                count += 1
+            }
+            guard (1...9).contains(count) else { return nil }
         }
+        var offset = 0
+        if !scanner.skip("Z") {
+            let sign = scanner.skip("+") ? 1 : scanner.skip("-") ? -1 : 0
+            guard sign != 0, let hours = scanner.number(digits: 2), scanner.skip(":"),
+                let minutes = scanner.number(digits: 2), hours < 24, minutes < 60
+            else { return nil }
+            offset = sign * (hours * 3600 + minutes * 60)
+        }
+        guard scanner.isAtEnd else { return nil }
         let components = DateComponents(
-            year: day[0], month: day[1], day: day[2], hour: time[0], minute: time[1], second: time[2])
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         guard components.isValidDate(in: calendar), let date = calendar.date(from: components) else { return nil }
-        return date.addingTimeInterval(fraction - Double(offset))
+        let result = date.addingTimeInterval(fraction - Double(offset))
+        // What ``format(_:)`` writes must read back: no year outside 0001–9999 once the offset and rounding apply.
+        let milliseconds = (result.timeIntervalSince1970 * 1000).rounded()
+        guard (firstMillisecond...lastMillisecond).contains(milliseconds) else { return nil }
+        return result
+    }
+
+    /// 0001-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z in milliseconds since 1970, in ``calendar``.
+    private static let firstMillisecond = milliseconds(DateComponents(year: 1, month: 1, day: 1))
+    private static let lastMillisecond =
+        milliseconds(DateComponents(year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59)) + 999
+
+    private static func milliseconds(_ components: DateComponents) -> Double {
+        (calendar.date(from: components)?.timeIntervalSince1970 ?? 0) * 1000
     }
 
     /// Writes the Met's form with three fractional digits, as `2021-04-06T04:41:04.967Z`.
@@ -55,6 +71,42 @@ enum MetadataDate {
     static func day(_ date: Date) -> String {
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
         return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+}
+
+/// Reads a timestamp's ASCII digits and separators from the front.
+private struct DigitScanner {
+    private let bytes: [UInt8]
+    private var position = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var isAtEnd: Bool { position == bytes.count }
+
+    /// The next byte's value when it is a digit, consuming it.
+    mutating func digit() -> Int? {
+        guard position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) else {
+            return nil
+        }
+        defer { position += 1 }
+        return Int(bytes[position] - UInt8(ascii: "0"))
+    }
+
+    /// Exactly `digits` digits as a number, or `nil` (consuming what it read).
+    mutating func number(digits: Int) -> Int? {
+        var value = 0
+        for _ in 0..<digits {
+            guard let digit = digit() else { return nil }
+            value = value * 10 + digit
+        }
+        return value
+    }
+
+    /// Consumes `separator` when it comes next.
+    mutating func skip(_ separator: Unicode.Scalar) -> Bool {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: separator) else { return false }
+        position += 1
+        return true
     }
 }
 

@@ -21,8 +21,9 @@ public final class FileLogSink: LogSink {
     /// - Throws: the file system's error when the file cannot be created or opened.
     public init(url: URL) throws {
         if !FileManager.default.fileExists(atPath: url.path) {
-            // The log holds URLs and headers, redacted but private to the user all the same.
-            FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+            // The log holds URLs and headers, redacted but private to the user all the same. When it cannot be
+            // created, opening it below throws the file system's error.
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
         let handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()
