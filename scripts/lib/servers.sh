@@ -137,13 +137,16 @@ servers_start_httpbin() {
 }
 
 servers_start_nginx() {
-  local https_port http_port www=$SERVERS_STATE/www
+  local https_port http_port www=$SERVERS_STATE/www upload_port=9
+  # Started first, the upload server is reachable behind nginx's /upload-proxy/ (for bodies over HTTP/2).
+  [[ -n ${ERRAND_UPLOAD_URL:-} ]] && upload_port=${ERRAND_UPLOAD_URL##*:}
   https_port=$(servers_free_port); http_port=$(servers_free_port)
   mkdir -p "$www" "$SERVERS_STATE/nginx-temp"
   "$SERVERS_PY" "$root/Tests/Servers/make_static.py" "$www"
   chmod -R a+rX "$SERVERS_STATE"
   sed -e "s#@HTTPS_PORT@#$https_port#g" -e "s#@HTTP_PORT@#$http_port#g" -e "s#@STATE@#$SERVERS_STATE#g" \
-    -e "s#@WWW@#$www#g" -e "s#@USER@#$(id -un)#g" "$root/Tests/Servers/nginx.conf.template" >"$SERVERS_STATE/nginx.conf"
+    -e "s#@WWW@#$www#g" -e "s#@USER@#$(id -un)#g" -e "s#@UPLOAD_PORT@#${upload_port}#g" \
+    "$root/Tests/Servers/nginx.conf.template" >"$SERVERS_STATE/nginx.conf"
   local nginx_bin; nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
   "$nginx_bin" -p "$SERVERS_STATE" -c "$SERVERS_STATE/nginx.conf" -g 'daemon off;' >"$SERVERS_STATE/nginx.log" 2>&1 &
   SERVER_PIDS+=($!)
@@ -182,10 +185,10 @@ servers_start() {
   trap 'exit 143' TERM
   servers_make_certificates
   servers_start_httpbin
+  servers_start_python upload_server ERRAND_UPLOAD_URL
   servers_start_nginx
   servers_start_python fault_server ERRAND_FAULT_URL
   servers_start_python replica ERRAND_REPLICA_URL
-  servers_start_python upload_server ERRAND_UPLOAD_URL
   servers_start_python sse_server ERRAND_SSE_URL
   servers_start_python cookie_server ERRAND_COOKIE_URL
   connectivity_start
