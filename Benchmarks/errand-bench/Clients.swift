@@ -54,6 +54,10 @@ struct BenchClient: Sendable {
             BenchClient(name: "errand-curl-send-on-loop", run: errandCurlSendOnLoop),
         ]
         #endif
+        #if canImport(CCurl) && os(Linux)
+        // Shown for information: libcurl's socket interface with async callers, no Errand code (SocketLibcurl).
+        clients.append(BenchClient(name: "libcurl-socket-loop", run: SocketLibcurl.run))
+        #endif
         return clients + [
             BenchClient(
                 name: "errand-cache-memory", sizes: [.small], schemes: [.http], requestFactor: 10,

@@ -26,14 +26,16 @@ struct Options {
                             [--requests N] [--big-requests N] [--rounds N] [--concurrency 1,16,64]
                             [--clients NAME,…] [--sizes small,big] [--schemes http,https]
                             [--download-mib N] [--download-rounds N] [--only-downloads]
+               errand-bench hand-offs [--trips N] [--rounds N]   (one round trip between threads, nothing else)
           --requests N      requests per round for small.json (default 4000; the cache clients measure ten times as
                             many hits, errand-urlsession half as many); --big-requests for big.json (default 800)
           --rounds N        interleaved rounds per client; the fastest is reported (default 7)
           --clients         errand-curl, raw-libcurl, errand-curl-resilient, errand-transport, errand-curl-on-loop,
-                            errand-curl-send-on-loop, errand-cache-memory, errand-cache-disk, errand-urlsession
-                            (default: all; the cache clients fetch only the small file; errand-transport is
-                            CurlTransport without APIClient; errand-curl-on-loop runs its callers on the transport's
-                            executor, errand-curl-send-on-loop only each send)
+                            errand-curl-send-on-loop, libcurl-socket-loop, errand-cache-memory, errand-cache-disk,
+                            errand-urlsession (default: all; the cache clients fetch only the small file;
+                            errand-transport is CurlTransport without APIClient; errand-curl-on-loop runs its callers
+                            on the transport's executor, errand-curl-send-on-loop only each send; libcurl-socket-loop
+                            is libcurl's socket interface on an epoll thread with async callers, no Errand code)
           --schemes         http (HTTP/1.1) and https (TLS 1.3, HTTP/2 multiplexed; needs --https-url and --ca or
                             ERRAND_NGINX_HTTPS_URL and ERRAND_TEST_CA); default both. URLSession and the cache
                             clients run over http only.

@@ -204,7 +204,7 @@ enum Report {
             if let raw = row("raw-libcurl") {
                 let compared = [
                     ("errand-curl", true), ("errand-curl-resilient", false), ("errand-transport", false),
-                    ("errand-curl-on-loop", false), ("errand-curl-send-on-loop", false),
+                    ("errand-curl-on-loop", false), ("errand-curl-send-on-loop", false), ("libcurl-socket-loop", false),
                 ]
                 for (client, held) in compared {
                     guard let errand = row(client) else { continue }

@@ -106,6 +106,8 @@ func expectedLength(of url: URL) async throws -> Int {
 do {
     if CommandLine.arguments.dropFirst().first == "upload" {
         try await UploadBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
+    } else if CommandLine.arguments.dropFirst().first == "hand-offs" {
+        try await HandOffBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))
     } else if CommandLine.arguments.dropFirst().first == "websocket" {
         #if canImport(CCurl)
         try await WebSocketBenchmark.run(Array(CommandLine.arguments.dropFirst(2)))

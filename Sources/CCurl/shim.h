@@ -4,7 +4,10 @@
 #if defined(__APPLE__)
 #include <pthread.h>
 #elif defined(__linux__)
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <sys/timerfd.h>
 #endif
 
 // curl_easy_setopt, curl_easy_getinfo and curl_multi_setopt are C variadic functions, which Swift cannot call.
@@ -75,7 +78,27 @@ static inline CURLMcode errand_curl_multi_setopt_long(CURLM *multi, CURLMoption 
     return curl_multi_setopt(multi, option, value);
 }
 
+/// The signature of CURLMOPT_SOCKETFUNCTION: which events libcurl wants on a socket.
+typedef int (*errand_curl_socket_callback)(CURL *easy, curl_socket_t socket, int what, void *userdata, void *socketdata);
+/// The signature of CURLMOPT_TIMERFUNCTION: when libcurl wants `curl_multi_socket_action` for its timers next.
+typedef int (*errand_curl_timer_callback)(CURLM *multi, long timeout_ms, void *userdata);
+
+static inline CURLMcode errand_curl_multi_setopt_pointer(CURLM *multi, CURLMoption option, void *value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
+static inline CURLMcode errand_curl_multi_setopt_socket_callback(CURLM *multi, errand_curl_socket_callback callback) {
+    return curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, callback);
+}
+
+static inline CURLMcode errand_curl_multi_setopt_timer_callback(CURLM *multi, errand_curl_timer_callback callback) {
+    return curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, callback);
+}
+
 // Macros built from other macros or casts do not reach Swift; these constants do.
+
+/// `curl_multi_socket_action`'s socket for "run the timers" (CURL_SOCKET_TIMEOUT).
+static const curl_socket_t errand_curl_socket_timeout = CURL_SOCKET_TIMEOUT;
 
 /// Returned by a write callback to pause the transfer; libcurl delivers the same bytes again on resume.
 static const size_t errand_curl_writefunc_pause = CURL_WRITEFUNC_PAUSE;
