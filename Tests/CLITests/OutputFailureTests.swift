@@ -9,7 +9,7 @@ struct OutputFailureTests {
     /// Runs `mealdb` with its stdout on `stdout` and its stderr in a file; returns the status and the stderr text.
     private func run(_ arguments: [String], stdout: FileHandle) async throws -> (status: Int32, stderr: String) {
         let tool = try ToolProcess("mealdb")
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = tool.executable
         process.arguments = arguments + ["--base-url", try Replica.root(), "--no-cache"]
         process.environment = tool.environment

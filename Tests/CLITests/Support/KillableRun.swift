@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -22,7 +23,7 @@ enum KillableRun {
         _ executable: URL, _ arguments: [String], environment: [String: String], killAfter: Int? = nil,
         marker: String = "\"event\":\"progress\"", action: (@Sendable () -> Void)? = nil
     ) async throws -> Outcome {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment

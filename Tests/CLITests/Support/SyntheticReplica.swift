@@ -12,7 +12,7 @@ import Glibc
 final class SyntheticReplica: @unchecked Sendable {
     // Unchecked: `process` is set in `start` and read in `stop`, both called by the one test that owns the replica,
     // never concurrently.
-    private var process: Process?
+    private var process: ChildProcess?
     /// The replica's stdout, kept open for as long as it runs.
     private var output: Pipe?
     /// Ends when the process has exited.
@@ -33,7 +33,7 @@ final class SyntheticReplica: @unchecked Sendable {
 
     /// Starts (again) with this collection, on the same port when it had one.
     func start(_ spec: String) async throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let script = Fixtures.packageRoot.appendingPathComponent("Tests/Servers/replica.py").path
         process.arguments = ["python3", script, "--port", String(port), "--synthetic", spec]

@@ -56,7 +56,7 @@ struct ToolProcess {
         _ arguments: [String], environment extra: [String: String] = [:], interruptAfter: Duration? = nil,
         timeout: Duration = .seconds(60)
     ) async throws -> Outcome {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment.merging(extra) { $1 }

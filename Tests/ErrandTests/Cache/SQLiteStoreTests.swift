@@ -1,5 +1,6 @@
 @testable import Errand
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Disk store")
@@ -165,7 +166,7 @@ struct SQLiteStoreTests {
         }
         // Another process writes batches of 40 rows per transaction, announcing each BEGIN; it is killed with
         // SIGKILL right after announcing one, while that transaction is being written.
-        let writer = Process()
+        let writer = ChildProcess()
         writer.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         writer.arguments = ["-c", Self.killedWriter, file.path]
         let output = Pipe()

@@ -184,7 +184,7 @@ struct CookieCurlEngineComparisonTests {
 
     /// Runs a program and returns what it printed.
     private static func run(_ executable: String, _ arguments: [String]) async throws -> String {
-        let process = Process()
+        let process = ChildProcess()
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -11,7 +11,7 @@ struct HARValidationTests {
     static let script = HARFiles.resources.appendingPathComponent("validate_har.py")
 
     func check(_ file: URL) async throws -> (status: Int32, output: String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = Self.python
         process.arguments = [Self.script.path, file.path]
         let output = Pipe()

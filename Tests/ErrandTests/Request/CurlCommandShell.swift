@@ -29,7 +29,7 @@ enum CurlCommandShell: String, CaseIterable, Sendable, CustomStringConvertible {
         let errors = try folder.file("err", Data())
         let outHandle = try FileHandle(forWritingTo: output)
         let errHandle = try FileHandle(forWritingTo: errors)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = [script.path]
         process.standardOutput = outHandle

@@ -36,7 +36,7 @@ struct CurlCommandTests {
         try Data(("set -e\n" + command + "\n").utf8).write(to: script)
         #expect(FileManager.default.createFile(atPath: output.path, contents: nil))
         let handle = try FileHandle(forWritingTo: output)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = [script.path]
         process.standardOutput = handle

@@ -300,12 +300,12 @@ final class DownloadChild: Sendable {
         return false
     }
 
-    private let process: Process
+    private let process: ChildProcess
     private let lines: AsyncStream<String>
     private let exited: AsyncStream<Void>
 
     init(url: URL, destination: URL, kind: TransportKind) throws {
-        process = Process()
+        process = ChildProcess()
         process.executableURL = Self.executable
         // 512 KB/s: the test kills the child after a MiB, seconds before it could finish even on a loaded machine.
         process.arguments = [

@@ -52,7 +52,7 @@ enum TrustFixtures {
 
     /// Runs a program and returns what it printed (a few lines at most: the pipe is read after it exits).
     static func run(_ executable: String, _ arguments: [String]) async throws -> String {
-        let process = Process()
+        let process = ChildProcess()
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -1,5 +1,6 @@
 import Errand
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -11,7 +12,7 @@ import Darwin
 /// again on the same port: the shared replica of scripts/test must stay up for the other tests.
 final class ReplicaProcess {
     let port: Int
-    private var process: Process?
+    private var process: ChildProcess?
     static let python = "/usr/bin/python3"
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Servers/replica.py")
@@ -24,7 +25,7 @@ final class ReplicaProcess {
 
     /// Starts the replica and waits until it answers.
     func start() async throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: Self.python)
         process.arguments = [Self.script.path, "--port", "\(port)"]
         process.standardOutput = FileHandle.nullDevice
@@ -58,7 +59,7 @@ final class ReplicaProcess {
     }
 
     private static func freePort() throws -> Int {
-        let finder = Process()
+        let finder = ChildProcess()
         finder.executableURL = URL(fileURLWithPath: python)
         finder.arguments = [
             "-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1]); s.close()",
