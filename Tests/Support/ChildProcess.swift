@@ -150,8 +150,7 @@ public final class ChildProcess: @unchecked Sendable {
         let environmentLines = environment.map { $0.map { "\($0.key)=\($0.value)" } }
         let envp = environmentLines.map { $0.map { strdup($0) } }
         defer {
-            argv.forEach { free($0) }
-            envp?.forEach { free($0) }
+            for line in argv + (envp ?? []) { free(line) }
         }
         var pid: pid_t = 0
         let result = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
