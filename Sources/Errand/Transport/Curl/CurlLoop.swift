@@ -8,15 +8,15 @@ import Synchronization
 /// Each pass runs the commands callers queued (start, cancel, resume a stream), `curl_multi_perform`, the transfers
 /// libcurl reports done, and the timers Errand keeps itself (the total timeout while a transfer waits for a slot, the
 /// idle timeout); then the thread sleeps in `curl_multi_poll` until a socket, a timer or a command needs it. It never
-/// spins: a command queued while the loop sleeps wakes it once with `curl_multi_wakeup`, and one queued while it is
-/// busy costs no system call, because the loop looks at its inbox before it sleeps.
+/// spins: a command queued while the loop sleeps wakes it once (``wake()``), and one queued while it is busy costs no
+/// system call, because the loop looks at its inbox before it sleeps.
 ///
 /// What happens to a transfer is decided by its ``CurlTransferStateMachine``; this type carries out the actions the
 /// machine returns (``perform(_:for:)``), so every path in and out of the multi handle is in one place.
 ///
 /// `@unchecked Sendable` because everything mutable here except the inbox — the multi handle, the handle pool, the
 /// admission queues, the tables of transfers — is used by the loop thread alone; other threads only append to the
-/// inbox (a `Mutex`) and call `curl_multi_wakeup`, which libcurl allows from any thread.
+/// inbox (a `Mutex`) and wake the loop (an `eventfd` write on Linux, `curl_multi_wakeup` elsewhere).
 final class CurlLoop: @unchecked Sendable {
     enum Command {
         case start(CurlTransfer)
@@ -44,6 +44,13 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     private let inbox = Mutex(Inbox())
+    #if os(Linux)
+    /// What a caller writes to wake the sleeping loop, polled beside libcurl's sockets; -1 if the system had none to
+    /// give, and then `curl_multi_wakeup` wakes it. One write and one read per wake-up, where libcurl's own socket
+    /// pair costs a send and two receives (the second finding it empty). Open as long as the loop object lives, so a
+    /// caller that saw the loop asleep just before it stopped never writes to a closed or reused descriptor.
+    private let wakeDescriptor = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+    #endif
     /// The loop thread, set before it runs any command and never changed.
     private var thread: pthread_t?
 
@@ -79,6 +86,12 @@ final class CurlLoop: @unchecked Sendable {
         Thread { [self] in run() }.start()
     }
 
+    #if os(Linux)
+    deinit {
+        if wakeDescriptor >= 0 { close(wakeDescriptor) }
+    }
+    #endif
+
     /// Queues a command for the loop, waking it when it sleeps.
     func submit(_ command: Command) {
         guard let multi else {
@@ -92,7 +105,34 @@ final class CurlLoop: @unchecked Sendable {
             return (true, inbox.isPolling)
         }
         if !accepted { refuse(command) }
-        if sleeping { curl_multi_wakeup(multi) }
+        if sleeping { wake(multi) }
+    }
+
+    /// Wakes the loop from ``sleep(_:milliseconds:)``.
+    private func wake(_ multi: UnsafeMutableRawPointer) {
+        #if os(Linux)
+        if wakeDescriptor >= 0 {
+            _ = eventfd_write(wakeDescriptor, 1)
+            return
+        }
+        #endif
+        curl_multi_wakeup(multi)
+    }
+
+    /// Sleeps until a socket or a timer of libcurl's needs the loop, a caller wakes it, or `milliseconds` pass.
+    private func sleep(_ multi: UnsafeMutableRawPointer, milliseconds: Int32) {
+        #if os(Linux)
+        if wakeDescriptor >= 0 {
+            var wakeUp = curl_waitfd(fd: wakeDescriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0)
+            curl_multi_poll(multi, &wakeUp, 1, milliseconds, nil)
+            if wakeUp.revents != 0 {
+                var count: eventfd_t = 0
+                _ = eventfd_read(wakeDescriptor, &count)
+            }
+            return
+        }
+        #endif
+        curl_multi_poll(multi, nil, 0, milliseconds, nil)
     }
 
     /// What becomes of a command no loop will run: a job runs on the global executor, a start fails.
@@ -155,7 +195,7 @@ final class CurlLoop: @unchecked Sendable {
                 inbox.isPolling = true
                 return true
             }
-            if maySleep { curl_multi_poll(multi, nil, 0, timeout, nil) }
+            if maySleep { sleep(multi, milliseconds: timeout) }
         }
         for transfer in Array(running.values) + Array(timed.values) {
             perform(transfer.machine.fail(.cancelled), for: transfer)
