@@ -4,7 +4,8 @@
  *   - jobs enqueued on Swift's global executor (swift_task_enqueueGlobal_hook): each is a task that resumes on a pool
  *     thread — a continuation resumed by the curl loop, an actor hop, a child task starting — so it counts the
  *     hand-offs that wake a thread, with no counter compiled into Errand;
- *   - curl_multi_wakeup calls: a caller waking a curl loop that sleeps in curl_multi_poll.
+ *   - wake-ups: a caller waking a curl loop that sleeps in curl_multi_poll, by curl_multi_wakeup or (Errand's loop on
+ *     Linux) eventfd_write.
  *
  * errand-bench finds the three readers with dlsym and runs without this library too (it then prints no counts).
  * Relaxed atomics: a count is read after the work it counts has been awaited, and each costs one locked add. The
@@ -91,6 +92,23 @@ int curl_multi_wakeup(void *multi) {
     }
     tally(&wakeups);
     return wakeup(multi);
+}
+
+typedef int (*errand_eventfd_write)(int descriptor, uint64_t value);
+
+int eventfd_write(int descriptor, uint64_t value) {
+    static _Atomic(errand_eventfd_write) next;
+    errand_eventfd_write write = atomic_load_explicit(&next, memory_order_relaxed);
+    if (write == NULL) {
+        write = (errand_eventfd_write)dlsym(RTLD_NEXT, "eventfd_write");
+        if (write == NULL) {
+            errno = ENOSYS;
+            return -1;
+        }
+        atomic_store_explicit(&next, write, memory_order_relaxed);
+    }
+    tally(&wakeups);
+    return write(descriptor, value);
 }
 
 uint64_t errand_counted_allocations(void) { return atomic_load_explicit(&allocations, memory_order_relaxed); }

@@ -1,3 +1,6 @@
+#if canImport(CCurl)
+import CCurl
+#endif
 import Dispatch
 import Foundation
 import Synchronization
@@ -10,6 +13,11 @@ import Synchronization
 ///   wakes that thread for the next trip — the shape of one `CurlTransport.send` (caller → loop, loop → caller).
 /// - `task on the thread's executor`: the same trip with the task preferring a ``TaskExecutor`` whose jobs run on the
 ///   plain thread, so both sides share it — the shape of `errand-curl-on-loop`.
+///
+/// - `task and curl_multi_poll, curl_multi_wakeup` and `…, eventfd` (Linux): the plain thread sleeps in
+///   `curl_multi_poll` on an empty multi handle, as `CurlLoop` does between transfers, and the task wakes it with
+///   libcurl's own `curl_multi_wakeup` (a socket pair: a send, and two receives to drain it) or with an `eventfd` polled
+///   beside it (a write and a read): the two ways the loop can be woken, side by side.
 ///
 /// Each line prints wall µs and CPU µs (user + system, whole process) per trip, the fastest of the rounds.
 enum HandOffBenchmark {
@@ -26,10 +34,16 @@ enum HandOffBenchmark {
         }
         print("| hand-off | trips | wall µs/trip | CPU µs/trip |")
         print("| --- | ---: | ---: | ---: |")
-        let variants: [(String, @Sendable (Int) async -> Void)] = [
+        var variants: [(String, @Sendable (Int) async -> Void)] = [
             ("threads", threadsPingPong), ("task and thread", taskAndThread),
             ("task on the thread's executor", taskOnThreadExecutor),
         ]
+        #if canImport(CCurl) && os(Linux)
+        variants += [
+            ("task and curl_multi_poll, curl_multi_wakeup", { @Sendable in await taskAndPoll($0, eventfd: false) }),
+            ("task and curl_multi_poll, eventfd", { @Sendable in await taskAndPoll($0, eventfd: true) }),
+        ]
+        #endif
         var best: [String: Measurement] = [:]
         for _ in 1...rounds {
             for (name, variant) in variants {
@@ -93,6 +107,61 @@ enum HandOffBenchmark {
         let resumer = Resumer(trips: trips)
         for _ in 0..<trips { await resumer.trip() }
     }
+
+    #if canImport(CCurl) && os(Linux)
+    /// A plain thread that sleeps in `curl_multi_poll` until woken, then resumes the continuation left for it.
+    private final class PollingResumer: @unchecked Sendable {
+        private let multi: UnsafeMutableRawPointer
+        private let wakeDescriptor: Int32
+        private let slot = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        private let finished = DispatchSemaphore(value: 0)
+
+        init(trips: Int, eventfd usesEventfd: Bool) {
+            curl_global_init(Int(CURL_GLOBAL_ALL))
+            multi = curl_multi_init()
+            wakeDescriptor = usesEventfd ? eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) : -1
+            Thread { [self] in
+                var resumed = 0
+                while resumed < trips {
+                    if wakeDescriptor >= 0 {
+                        var wakeUp = curl_waitfd(fd: wakeDescriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0)
+                        curl_multi_poll(multi, &wakeUp, 1, 10_000, nil)
+                        if wakeUp.revents != 0 {
+                            var count: eventfd_t = 0
+                            _ = eventfd_read(wakeDescriptor, &count)
+                        }
+                    } else {
+                        curl_multi_poll(multi, nil, 0, 10_000, nil)
+                    }
+                    if let continuation = slot.withLock({ $0.take() }) {
+                        continuation.resume()
+                        resumed += 1
+                    }
+                }
+                finished.signal()
+            }.start()
+        }
+
+        func trip() async {
+            await withCheckedContinuation { continuation in
+                slot.withLock { $0 = continuation }
+                if wakeDescriptor >= 0 { _ = eventfd_write(wakeDescriptor, 1) } else { curl_multi_wakeup(multi) }
+            }
+        }
+
+        func close() {
+            finished.wait()
+            curl_multi_cleanup(multi)
+            if wakeDescriptor >= 0 { Glibc.close(wakeDescriptor) }
+        }
+    }
+
+    private static func taskAndPoll(_ trips: Int, eventfd: Bool) async {
+        let resumer = PollingResumer(trips: trips, eventfd: eventfd)
+        for _ in 0..<trips { await resumer.trip() }
+        resumer.close()
+    }
+    #endif
 
     /// A task executor with one thread of its own, which runs its jobs one after another.
     private final class ThreadExecutor: TaskExecutor, @unchecked Sendable {

@@ -22,7 +22,7 @@ struct BenchResult: Sendable, Encodable {
     /// Jobs enqueued on Swift's global executor per request (a task resumed or started on a pool thread), when
     /// counted.
     let jobsPerRequest: Double?
-    /// `curl_multi_wakeup` calls per request (a caller waking a sleeping curl loop), when counted.
+    /// Wake-ups per request (a caller waking a sleeping curl loop: `eventfd_write` or `curl_multi_wakeup`), when counted.
     let wakeupsPerRequest: Double?
     /// The rate of every round, in the order they ran.
     private(set) var roundRPS: [Double] = []
