@@ -8,7 +8,7 @@ import Synchronization
 /// Each pass runs the commands callers queued (start, cancel, resume a stream), `curl_multi_perform`, the transfers
 /// libcurl reports done, and the timers Errand keeps itself (the total timeout while a transfer waits for a slot, the
 /// idle timeout); then the thread sleeps in `curl_multi_poll` until a socket, a timer or a command needs it. It never
-/// spins: a command queued while the loop sleeps wakes it once (``wake()``), and one queued while it is busy costs no
+/// spins: a command queued while the loop sleeps wakes it once (``wake(_:)``), and one queued while it is busy costs no
 /// system call, because the loop looks at its inbox before it sleeps.
 ///
 /// What happens to a transfer is decided by its ``CurlTransferStateMachine``; this type carries out the actions the
