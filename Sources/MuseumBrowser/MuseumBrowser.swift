@@ -55,8 +55,8 @@ public final class MuseumBrowser: BrowserApp {
                 selection: entry.selection, showsPictures: showsPictures, pictures: lookup)
             heading = "Objects matching “\(store.query?.text ?? lastText)”"
             if let name = departmentName { heading += " in \(name)" }
-            progress = MuseumScreens.progress(
-                phase: store.state, progress: store.progress, skipped: store.skippedCount, matches: store.matches)
+            progress = MuseumSearchStore.progressText(
+                of: store.state, progress: store.progress, skipped: store.skippedCount, matches: store.matches)
         case .object(let object):
             body = MuseumScreens.object(object, scroll: entry.scroll, pictures: lookup)
             heading = "Object"

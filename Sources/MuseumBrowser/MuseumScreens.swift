@@ -32,43 +32,23 @@ public enum MuseumScreens {
     ) -> Frame.Body {
         let rows = objects.map { object in
             ListBody.Row(
-                title: object.title ?? "Untitled",
-                subtitle: [object.artistDisplayName ?? object.culture, object.objectDate, object.department]
-                    .compactMap { $0 }.joined(separator: " · "),
+                title: object.displayTitle, subtitle: object.summaryLine,
                 picture: showsPictures ? (object.thumbnail == nil ? .unavailable : pictures(object.thumbnail)) : nil)
         }
-        let status: Frame.Status?
-        switch phase {
-        case .idle: status = objects.isEmpty ? .hint("Press / and type what to look for, then Enter.") : nil
-        case .searching: status = .loading("Searching the collection for “\(query)”…")
-        case .fetching: status = .loading("Fetching objects…")
-        case .finished: status = objects.isEmpty ? .empty("No objects found for “\(query)”.") : nil
-        case .failed(let message): status = .failed(message)
-        }
+        let status: Frame.Status? =
+            switch MuseumSearchStore.status(of: phase, objectCount: objects.count, query: query) {
+            // The terminal's own invitation names its keys.
+            case .hint?: .hint("Press / and type what to look for, then Enter.")
+            case let status?: Frame.Status(status)
+            case nil: nil
+            }
         if rows.isEmpty, let status { return .status(status) }
         return .list(ListBody(rows: rows, selection: selection, showsPictures: showsPictures, status: status))
     }
 
-    /// The search's progress for the heading: `12 of 20 · 2 skipped · 345 matches`.
-    public static func progress(
-        phase: MuseumSearchStore.State, progress: FanOutProgress, skipped: Int, matches: Int
-    ) -> String? {
-        switch phase {
-        case .idle, .searching, .failed: return nil
-        case .fetching, .finished:
-            var parts = ["\(progress.completed) of \(progress.total)"]
-            if skipped > 0 { parts.append("\(skipped) skipped") }
-            parts.append("\(matches) match\(matches == 1 ? "" : "es")")
-            return parts.joined(separator: " · ")
-        }
-    }
-
     /// One object: its picture (the small primary image) or, when it has none, its page's address; then the fields.
     public static func object(_ object: MetObject, scroll: Int, pictures: Pictures) -> Frame.Body {
-        let picture = object.primaryImageSmall ?? object.primaryImage
-        let note =
-            picture == nil
-            ? "See it on its page: " + (object.objectURL?.absoluteString ?? "none given") : nil
+        let picture = object.detailPicture
         var sections: [TextBody.Section] = []
         if !object.constituents.isEmpty {
             sections.append(
@@ -78,8 +58,8 @@ public enum MuseumScreens {
         if !links.isEmpty { sections.append(.init("Links", .links(links))) }
         return .text(
             TextBody(
-                title: object.title ?? "Untitled", subtitle: "object \(object.objectID)",
-                picture: picture.map { pictures($0) }, pictureNote: note, facts: ObjectFacts.facts(object),
+                title: object.displayTitle, subtitle: "object \(object.objectID)",
+                picture: picture.map { pictures($0) }, pictureNote: object.pageNote, facts: ObjectFacts.facts(object),
                 sections: sections, scroll: scroll))
     }
 }

@@ -32,19 +32,13 @@ public enum RecipeScreens {
     public static func search(
         state: LoadState<[Meal]>, query: String, selection: Int, showsPictures: Bool, pictures: Pictures
     ) -> Frame.Body {
-        switch state {
-        case .idle: return .status(.hint("Type the name of a meal, as pasta or curry."))
-        case .loading: return .status(.loading("Searching for “\(query)”…"))
-        case .failed(let message): return .status(.failed(message))
-        case .loaded(let meals) where meals.isEmpty: return .status(.empty("No meals found for “\(query)”."))
-        case .loaded(let meals):
-            let rows = meals.map { meal in
-                ListBody.Row(
-                    title: meal.name, subtitle: [meal.category, meal.area].compactMap { $0 }.joined(separator: " · "),
-                    picture: showsPictures ? pictures(meal.thumbnail(size: .small)) : nil)
-            }
-            return .list(ListBody(rows: rows, selection: selection, showsPictures: showsPictures))
+        if let status = MealSearchModel.status(of: state, query: query) { return .status(Frame.Status(status)) }
+        let rows = (state.value ?? []).map { meal in
+            ListBody.Row(
+                title: meal.name, subtitle: meal.categoryAndArea ?? "",
+                picture: showsPictures ? pictures(meal.thumbnail(size: .small)) : nil)
         }
+        return .list(ListBody(rows: rows, selection: selection, showsPictures: showsPictures))
     }
 
     /// The meals of a category or area.
@@ -52,45 +46,38 @@ public enum RecipeScreens {
         state: LoadState<[MealSummary]>, filter: FilteredMealsModel.Filter, selection: Int, showsPictures: Bool,
         pictures: Pictures
     ) -> Frame.Body {
-        switch state {
-        case .idle, .loading: return .status(.loading("Loading the meals of \(name(of: filter))…"))
-        case .failed(let message): return .status(.failed(message))
-        case .loaded(let meals) where meals.isEmpty: return .status(.empty("No meals of \(name(of: filter))."))
-        case .loaded(let meals):
-            let rows = meals.map { meal in
-                ListBody.Row(
-                    title: meal.name, subtitle: "#" + meal.id,
-                    picture: showsPictures ? pictures(meal.thumbnail(size: .small)) : nil)
-            }
-            return .list(ListBody(rows: rows, selection: selection, showsPictures: showsPictures))
+        if let status = FilteredMealsModel.status(of: state, filter: filter) { return .status(Frame.Status(status)) }
+        let rows = (state.value ?? []).map { meal in
+            ListBody.Row(
+                title: meal.name, subtitle: "#" + meal.id,
+                picture: showsPictures ? pictures(meal.thumbnail(size: .small)) : nil)
         }
+        return .list(ListBody(rows: rows, selection: selection, showsPictures: showsPictures))
     }
 
     /// One meal: picture, category and area, ingredients, instructions, links.
     public static func meal(state: LoadState<Meal>, scroll: Int, pictures: Pictures) -> Frame.Body {
-        switch state {
-        case .idle, .loading: return .status(.loading("Loading the recipe…"))
-        case .failed(let message): return .status(.failed(message))
-        case .loaded(let meal):
-            var facts: [TextBody.Fact] = []
-            if let category = meal.category { facts.append(.init("Category", category)) }
-            if let area = meal.area { facts.append(.init("Area", area)) }
-            if !meal.tags.isEmpty { facts.append(.init("Tags", meal.tags.joined(separator: ", "))) }
-            facts.append(.init("Ingredients", "\(meal.ingredients.count)"))
-            var sections: [TextBody.Section] = []
-            if !meal.ingredients.isEmpty {
-                sections.append(.init("Ingredients", .table(meal.ingredients.map { [$0.measure ?? "", $0.name] })))
-            }
-            if let instructions = meal.instructions { sections.append(.init("Instructions", .paragraph(instructions))) }
-            let links = [("Source", meal.source), ("Video", meal.youtube), ("Picture", meal.thumbnail)]
-                .compactMap { label, url in url.map { TextBody.Fact(label, $0.absoluteString) } }
-            if !links.isEmpty { sections.append(.init("Links", .links(links))) }
-            return .text(
-                TextBody(
-                    title: meal.name, subtitle: meal.alternateName ?? "",
-                    picture: pictures(meal.thumbnail(size: .medium)),
-                    facts: facts, sections: sections, scroll: scroll))
+        // A state without a meal always has a status (loading or failed).
+        guard let meal = state.value else {
+            return .status(Frame.Status(MealDetailModel.status(of: state) ?? .loading("")))
         }
+        var facts: [TextBody.Fact] = []
+        if let category = meal.category { facts.append(.init("Category", category)) }
+        if let area = meal.area { facts.append(.init("Area", area)) }
+        if !meal.tags.isEmpty { facts.append(.init("Tags", meal.tags.joined(separator: ", "))) }
+        facts.append(.init("Ingredients", "\(meal.ingredients.count)"))
+        var sections: [TextBody.Section] = []
+        if !meal.ingredients.isEmpty {
+            sections.append(.init("Ingredients", .table(meal.ingredients.map { [$0.measure ?? "", $0.name] })))
+        }
+        if let instructions = meal.instructions { sections.append(.init("Instructions", .paragraph(instructions))) }
+        let links = meal.links.map { TextBody.Fact($0.label, $0.url.absoluteString) }
+        if !links.isEmpty { sections.append(.init("Links", .links(links))) }
+        return .text(
+            TextBody(
+                title: meal.name, subtitle: meal.alternateName ?? "",
+                picture: pictures(meal.thumbnail(size: .medium)),
+                facts: facts, sections: sections, scroll: scroll))
     }
 
     /// A heading for a page.
@@ -104,12 +91,5 @@ public enum RecipeScreens {
         }
     }
 
-    static func name(of filter: FilteredMealsModel.Filter) -> String {
-        switch filter {
-        case .category(let name): return "the category \(name)"
-        case .area(let name): return "the area \(name)"
-        case .ingredient(let name): return "the ingredient \(name)"
-        case .ingredients(let names): return "the ingredients " + names.joined(separator: ", ")
-        }
-    }
+    static func name(of filter: FilteredMealsModel.Filter) -> String { RecipeText.name(of: filter) }
 }

@@ -48,6 +48,7 @@ struct MuseumSearchStoreTests {
         #expect(store.objects.map(\.objectID) == [1, 2])
         #expect(store.skippedIDs == [404, 405])
         #expect(store.skippedCount == 2)
+        #expect(store.skippedNotice == "2 objects could not be shown: the museum does not serve them.")
         #expect(store.progress.failed == 2)
         #expect(store.state == .finished)
         guard case .notFound = store.skipped.first?.reason, case .notAvailable = store.skipped.last?.reason else {

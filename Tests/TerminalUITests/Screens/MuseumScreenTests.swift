@@ -52,12 +52,12 @@ struct MuseumScreenTests {
     func phases() throws {
         try Snapshot.check(frame(results(.idle, []), query: ""), named: "museum-results-idle")
         try Snapshot.check(frame(results(.searching, [])), named: "museum-results-searching")
-        let partWay = MuseumScreens.progress(
-            phase: .fetching, progress: FanOutProgress(completed: 2, failed: 0, total: 10), skipped: 0, matches: 24)
+        let partWay = MuseumSearchStore.progressText(
+            of: .fetching, progress: FanOutProgress(completed: 2, failed: 0, total: 10), skipped: 0, matches: 24)
         try Snapshot.check(
             frame(results(.fetching, Array(objects.prefix(2))), progress: partWay), named: "museum-results-fetching")
-        let done = MuseumScreens.progress(
-            phase: .finished, progress: FanOutProgress(completed: 5, failed: 2, total: 5), skipped: 2, matches: 24)
+        let done = MuseumSearchStore.progressText(
+            of: .finished, progress: FanOutProgress(completed: 5, failed: 2, total: 5), skipped: 2, matches: 24)
         try Snapshot.check(frame(results(.finished, objects), progress: done), named: "museum-results-finished")
         try Snapshot.check(frame(results(.finished, []), query: "zzzqqq"), named: "museum-results-empty")
         try Snapshot.check(
@@ -86,12 +86,12 @@ struct MuseumScreenTests {
     @Test("progress wording")
     func progress() {
         #expect(
-            MuseumScreens.progress(
-                phase: .searching, progress: FanOutProgress(completed: 0, failed: 0, total: 0), skipped: 0,
+            MuseumSearchStore.progressText(
+                of: .searching, progress: FanOutProgress(completed: 0, failed: 0, total: 0), skipped: 0,
                 matches: 0) == nil)
         #expect(
-            MuseumScreens.progress(
-                phase: .fetching, progress: FanOutProgress(completed: 3, failed: 1, total: 20),
+            MuseumSearchStore.progressText(
+                of: .fetching, progress: FanOutProgress(completed: 3, failed: 1, total: 20),
                 skipped: 1, matches: 1) == "3 of 20 · 1 skipped · 1 match")
     }
 }
