@@ -1,14 +1,10 @@
-// What the README's blocks take from the blocks before them or from the reader's app, for scripts/examples to
-// compile each block as pasted. Nothing here runs.
+// What the blocks of Errand's article "Uploads, downloads and event streams" take from the blocks before them or
+// from the reader's app, for scripts/examples to compile each block as pasted. Nothing here runs.
 import Errand
 import Foundation
 
-/// The client of "The client", which the later blocks use.
+/// The reader's client.
 public let client = APIClient(baseURL: URL(string: "https://api.example.com/v1")!)
-/// The app's API base URL.
-public let base = URL(string: "https://api.example.com/v1")!
-/// The app's own logger.
-public func log(_ text: String) {}
 
 /// The files and values the upload, download and curl-command blocks name.
 public let photoURL = URL(fileURLWithPath: "/tmp/photo.jpg")
