@@ -4,7 +4,7 @@ import Foundation
 // errand-bench: Errand over curl (bare, with the resilient chain, and as cache hits), Errand over URLSession and plain
 // libcurl, fetching a ~2 KB and a ~200 KB JSON file from a local nginx at several concurrencies, then a 1 GiB download
 // to disk through APIClient.download and through raw libcurl writing to a file; `errand-bench upload` measures a 1 GiB
-// multipart upload (UploadBenchmark.swift). See docs/Transports.md for how to run it and what it measured.
+// multipart upload (UploadBenchmark.swift). See docs/Benchmarks.md for how to run it and what it measured.
 
 func log(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))

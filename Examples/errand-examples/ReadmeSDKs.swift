@@ -2,7 +2,7 @@ import Foundation
 import MealDB
 import MetMuseum
 
-/// README, "With the SDKs", TheMealDB's block: `MealDBClient()` is the replica's client here.
+/// README, "The SDKs", TheMealDB's block: `MealDBClient()` is the replica's client here.
 @Sendable func readmeMealDB(replica: URL) async throws {
     func MealDBClient() -> MealDB.MealDBClient { MealDB.MealDBClient(baseURL: replica) }
 
@@ -15,7 +15,7 @@ import MetMuseum
     print(try await mealDB.categories().map(\.name))
 }
 
-/// README, "With the SDKs", The Met's block: `MetClient()` is the replica's client here.
+/// README, "The SDKs", The Met's block: `MetClient()` is the replica's client here.
 @Sendable func readmeMet(replica: URL) async throws {
     func MetClient() -> MetMuseum.MetClient { MetMuseum.MetClient(baseURL: replica) }
 

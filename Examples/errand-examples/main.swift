@@ -11,11 +11,11 @@ guard let text = ProcessInfo.processInfo.environment["ERRAND_EXAMPLES_BASE_URL"]
 }
 
 let examples: [(name: String, run: @Sendable (URL) async throws -> Void)] = [
-    ("README: With the SDKs (TheMealDB)", readmeMealDB),
-    ("README: With the SDKs (The Met)", readmeMet),
-    ("README: The client", readmeClient),
-    ("README: Resilience", readmeResilience),
-    ("README: A request as a curl command", readmeCurlCommand),
+    ("README: The SDKs (TheMealDB)", readmeMealDB),
+    ("README: The SDKs (The Met)", readmeMet),
+    ("README: The first request", readmeClient),
+    ("Errand: Checklist for app developers", articleChecklist),
+    ("Errand: Uploads, downloads and event streams (curl command)", articleCurlCommand),
     ("RecipesFeature: Building an app on the feature modules", { try await articleMealSearch(replica: $0) }),
     ("MuseumFeature: the landing page", { try await articleMuseumSearch(replica: $0) }),
 ]

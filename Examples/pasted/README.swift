@@ -3,22 +3,5 @@
 import Errand
 import Foundation
 
-/// The client of "The client", which the later blocks use.
-public let client = APIClient(baseURL: URL(string: "https://api.example.com/v1")!)
-/// The app's API base URL.
-public let base = URL(string: "https://api.example.com/v1")!
 /// The app's own logger.
 public func log(_ text: String) {}
-
-/// The files and values the upload, download and curl-command blocks name.
-public let photoURL = URL(fileURLWithPath: "/tmp/photo.jpg")
-public let thumbnail = Data()
-public let video = URL(fileURLWithPath: "/tmp/video.mp4")
-public let isoURL = URL(string: "https://example.com/image.iso")!
-public let destination = URL(fileURLWithPath: "/tmp/image.iso")
-public let apiKey = "k3y"
-public struct Item: Encodable, Sendable { public var name: String }
-public let item = Item(name: "it's")
-
-/// The requests the task-group block sends.
-public let requests = [Request<Data>(path: "a"), Request<Data>(path: "b")]

@@ -51,6 +51,13 @@ struct PremiumEndpointTests {
         #expect(try await supporter.meals(withIngredients: ["garlic", "unobtainium"]).isEmpty)
     }
 
+    @Test("the help's example, chicken breast with garlic, finds a meal")
+    func theHelpsIngredientExample() async throws {
+        // mealdb filter --ingredient chicken_breast --ingredient garlic --api-key KEY
+        let meals = try await supporter.meals(withIngredients: ["chicken_breast", "garlic"])
+        #expect(meals.map(\.name) == ["Coconut Chicken Curry"])
+    }
+
     @Test("with the test key, each premium call is refused before a request", arguments: PremiumCall.allCases)
     func theTestKeyIsRefused(call: PremiumCall) async throws {
         let recorder = ExchangeRecorder()

@@ -38,6 +38,19 @@ struct ReplicaTests {
         #expect(received.contains("s=\(sent)"))
     }
 
+    @Test("the ids and searches the documentation and the tools' help use are on the replica")
+    func documentationSamples() async throws {
+        let penne = try #require(try await mealDB.meal(id: "52771"))
+        #expect(penne.name == "Spicy Arrabiata Penne" && penne.ingredients.count == 7)
+        #expect(try await mealDB.meal(id: "52772")?.name == "Teriyaki Chicken Casserole")
+        for term in ["pasta", "chicken curry", "mac & cheese", "cake"] {
+            #expect(try await !mealDB.search(name: term).isEmpty, "mealdb search \(term)")
+        }
+        #expect(try await !mealDB.meals(startingWith: "b").isEmpty)
+        #expect(try await !mealDB.meals(inCategory: "Seafood").isEmpty)
+        #expect(try await mealDB.meals(inArea: "Italian").contains { $0.id == "52771" })
+    }
+
     @Test func searchWithoutMatchIsEmpty() async throws {
         #expect(try await mealDB.search(name: "no such dish anywhere").isEmpty)
     }
@@ -103,9 +116,9 @@ struct ReplicaTests {
         #expect(Set(seafood.map(\.name)) == ["Salt + Pepper Squid", "Fish Pie"])
         #expect(seafood.allSatisfy { $0.thumbnail != nil })
         let japanese = try await mealDB.meals(inArea: "Japanese")
-        #expect(Set(japanese.map(\.id)) == ["90009", "90019"])
+        #expect(Set(japanese.map(\.id)) == ["90009", "90019", "52772"])
         let withChicken = try await mealDB.meals(withIngredient: "chicken_breast")
-        #expect(withChicken.map(\.name) == ["Chicken Katsu Curry"])
+        #expect(withChicken.map(\.name) == ["Chicken Katsu Curry", "Coconut Chicken Curry"])
         #expect(try await mealDB.meals(inCategory: "Goat").isEmpty)
         #expect(try await mealDB.meals(inArea: "Atlantis").isEmpty)
         #expect(try await mealDB.meals(withIngredient: "unobtainium").isEmpty)
@@ -144,6 +157,19 @@ struct ReplicaTests {
         }
         #expect(failure.status == 500)
         #expect(failure.bodyExcerpt.contains("Internal Server Error"))
+    }
+
+    @Test("the 503 trigger answers Service Unavailable with Retry-After")
+    func unavailableSaysWhenToRetry() async throws {
+        // A client without retries, whatever the SDK's defaults: the one answer is the replica's.
+        let client = APIClient(baseURL: replica)
+        let search = Request<Data>(path: "api/json/v1/1/search.php", query: [QueryItem("s", "__503__")])
+        let error = try await #require(throws: ErrandError.self) { try await client.send(search) }
+        guard case .unacceptableStatus(let failure) = error else {
+            Issue.record("expected .unacceptableStatus, got \(error)")
+            return
+        }
+        #expect(failure.status == 503 && failure.headers["Retry-After"] == "1")
     }
 
     @Test func imagesAreRealPNGsInEverySize() async throws {

@@ -71,6 +71,9 @@ struct MirrorReplicaTests {
         SearchQuery("holt", fields: .artistOrCulture), SearchQuery("sunflowers", media: ["Oil", "Glass"]),
         SearchQuery("sunflowers", geoLocations: ["France"]), SearchQuery("cat", dateBegin: -700, dateEnd: -100),
         SearchQuery("zzzqqq"),
+        // The documentation's offline examples: met search --mirror … "bronze mirror" --from -1000 --to 1500.
+        SearchQuery("bronze mirror", dateBegin: -1000, dateEnd: 1500),
+        SearchQuery("Van Gogh", fields: .artistOrCulture, dateBegin: 1880, dateEnd: 1890),
     ]
 
     /// One mirror of the sample collection, made once for the searches.

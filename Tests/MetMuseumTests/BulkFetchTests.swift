@@ -204,7 +204,8 @@ struct BulkFetchTimingTests {
         // Two 503s, then the answer: each retry waits for a turn too, so the third attempt comes a window later.
         let retryClock = ManualClock()
         let retried = try ReplicaClient(
-            headers: ["X-Replica-Fault": "503; count=2; key=\(UUID().uuidString)"],
+            // Without the 503's Retry-After, so the retries wait the policy's backoff, as this test counts.
+            headers: ["X-Replica-Fault": "503; count=2; key=\(UUID().uuidString); retry-after=none"],
             rateLimiter: RateLimiter(limit: 2, per: .milliseconds(300), burst: 2, clock: retryClock), clock: retryClock)
         _ = try await retryClock.run { try await retried.met.object(id: 7001) }
         #expect(try await retried.requests().count == 3)

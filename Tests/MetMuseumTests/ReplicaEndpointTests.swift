@@ -133,12 +133,43 @@ struct ReplicaEndpointTests {
     func objectList() async throws {
         let replica = try ReplicaClient()
         let all = try await replica.met.objectIDs()
-        #expect(all.total == 50 && all.ids.contains(7001) && all.ids.contains(ReplicaIDs.notValid))
+        #expect(all.total == 53 && all.ids.contains(7001) && all.ids.contains(ReplicaIDs.notValid))
         let since = try #require(ISO8601DateFormatter().date(from: "2024-05-01T12:00:00Z"))
         let recent = try await replica.met.objectIDs(updatedSince: since, departmentIDs: [11, 21])
         #expect(recent.ids == [7010, 7038, 7046])
         let sent = try await replica.requests().map(\.query)
         #expect(sent == ["", "metadataDate=2024-05-01&departmentIds=11%7C21"])
+    }
+
+    @Test("the ids, searches and lists the documentation and the tools' help use are on the replica")
+    func documentationSamples() async throws {
+        let replica = try ReplicaClient()
+        let object = try await replica.met.object(id: ReplicaIDs.documented)
+        #expect(object.title == "Wheat Field with Cypresses" && object.artistDisplayName == "Vincent van Gogh")
+        // met search "Van Gogh" --artist-or-culture --from 1880 --to 1890
+        let vanGogh = SearchQuery("Van Gogh", fields: [.artistOrCulture], dateBegin: 1880, dateEnd: 1890)
+        #expect(try await replica.met.search(vanGogh).ids == [ReplicaIDs.documented])
+        // met search --mirror met-mirror "bronze mirror" --from -1000 --to 1500, as the mirror holds the replica's
+        #expect(
+            try await replica.met.search(SearchQuery("bronze mirror", dateBegin: -1000, dateEnd: 1500)).ids == [7047])
+        // met objects --since 2024-01-01 --department 1 --department 3
+        let since = try #require(ISO8601DateFormatter().date(from: "2024-01-01T00:00:00Z"))
+        #expect(try await replica.met.objectIDs(updatedSince: since, departmentIDs: [1, 3]).ids == [7048])
+    }
+
+    @Test(
+        "a 503 carries Retry-After, one second unless the fault header names another value or none",
+        arguments: [(nil, "1"), ("503; retry-after=7", "7"), ("503; retry-after=none", nil)] as [(String?, String?)])
+    func unavailableSaysWhenToRetry(fault: String?, retryAfter: String?) async throws {
+        let replica = try ReplicaClient(headers: fault.map { ["X-Replica-Fault": $0] } ?? [:], retry: nil)
+        let id = fault == nil ? ReplicaIDs.unavailable : 7001
+        await #expect {
+            try await replica.met.object(id: id)
+        } throws: { error in
+            guard case .serviceUnavailable(let failure) = error as? MetError else { return false }
+            return failure.status == 503 && failure.headers["Retry-After"] == retryAfter
+        }
+        #expect(try await replica.requests().count == 1)
     }
 
     @Test("a 403 HTML page is 'blocked' and is not retried")

@@ -436,7 +436,8 @@ def main():
     args = parser.parse_args()
     LOG_FILE = args.log
     server = Server(("127.0.0.1", args.port), Handler)
-    URLS["http"] = f"http://127.0.0.1:{args.port}"
+    # The port the server got: with --port 0 the kernel picks a free one, which only the bound socket knows.
+    URLS["http"] = f"http://127.0.0.1:{server.server_address[1]}"
     cert, key_file = args.tls_cert, args.tls_key
     state = os.environ.get("SERVERS_STATE")
     if not cert and state and os.path.exists(os.path.join(state, "tls", "server.pem")):

@@ -34,6 +34,7 @@ Fault triggers, for tests that need a broken answer deterministically: when any 
 
     __html__        200 with an HTML page (Content-Type text/html), as a captive portal or CDN error page sends
     __500__         500 with an HTML error page
+    __503__         503 with an HTML page and `Retry-After: 1`, as a service down for maintenance answers
     __text__        200 with a plain-text body that is not JSON
     __truncated__   200 application/json whose body is cut off mid-document
 
@@ -67,6 +68,10 @@ FAULT_HTML = """<!DOCTYPE html>
 ERROR_HTML = """<!DOCTYPE html>
 <html><head><title>500 Internal Server Error</title></head>
 <body><h1>Internal Server Error</h1><p>The server encountered an internal error.</p></body></html>
+"""
+UNAVAILABLE_HTML = """<!DOCTYPE html>
+<html><head><title>503 Service Unavailable</title></head>
+<body><h1>Service Unavailable</h1><p>Down for maintenance; back shortly.</p></body></html>
 """
 NOT_FOUND_HTML = """<!DOCTYPE html>
 <html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>
@@ -244,6 +249,7 @@ def _encode(value):
 FAULTS = {
     "__html__": (200, FAULT_HTML, "text/html; charset=UTF-8"),
     "__500__": (500, ERROR_HTML, "text/html; charset=UTF-8"),
+    "__503__": (503, UNAVAILABLE_HTML, "text/html; charset=UTF-8", {"Retry-After": "1"}),
     "__text__": (200, "Service temporarily unavailable, try again later.\n", "text/plain"),
     "__truncated__": (200, _encode({"meals": MEALS[:2]})[:300], "application/json"),
 }

@@ -26,6 +26,8 @@ Fault mode (deterministic):
 - object id 9503, or search q "__unavailable__": 503;
 - header `X-Replica-Fault: 403` or `503` on any request: that answer, every time;
   `X-Replica-Fault: 503; count=N; key=K`: the first N requests carrying key K (per path) get 503, later ones succeed;
+- every 503 carries `Retry-After: 1`, as the real service's outage page does; `X-Replica-Fault: 503; retry-after=S`
+  sends S instead (`retry-after=none` leaves the header out);
 - header `X-Replica-Rate-Limit: N`: more than N requests carrying that header within one second get the 403 page,
   as the real service's bot protection does above ~80 requests per second.
 """
@@ -45,6 +47,8 @@ DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "met")
 
 BLOCKED_ID, UNAVAILABLE_ID, MALFORMED_ID = 9403, 9503, 9422
 BLOCKED_TERM, UNAVAILABLE_TERM, MALFORMED_TERM = "__blocked__", "__unavailable__", "__malformed__"
+# Seconds a 503 asks the client to wait: short enough for a test's retries, and a value a client must honour.
+RETRY_AFTER = "1"
 
 BOT_PAGE = """<!DOCTYPE html>
 <html><head><title>Access denied</title></head>
@@ -123,15 +127,17 @@ def _fault(handler, path):
             _FAULT_COUNTS[counter] = seen + 1
         if seen >= int(options["count"]):
             return False
-    return _send_fault(handler, status)
+    return _send_fault(handler, status, options.get("retry-after", RETRY_AFTER))
 
 
-def _send_fault(handler, status):
+def _send_fault(handler, status, retry_after=None):
     if status == "403":
         handler.send_body(403, BOT_PAGE, "text/html; charset=utf-8")
         return True
     if status == "503":
-        handler.send_body(503, UNAVAILABLE_PAGE, "text/html; charset=utf-8")
+        retry_after = retry_after or RETRY_AFTER
+        headers = {} if retry_after == "none" else {"Retry-After": retry_after}
+        handler.send_body(503, UNAVAILABLE_PAGE, "text/html; charset=utf-8", headers)
         return True
     return False
 

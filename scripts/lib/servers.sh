@@ -223,6 +223,8 @@ servers_print_env() {
     ERRAND_WSS_URL ERRAND_TEST_CA ERRAND_TEST_PIN ERRAND_TEST_WRONG_PIN SERVERS_STATE \
     ERRAND_PROXY_URL ERRAND_OPEN_PROXY_URL ERRAND_PROXY_USER ERRAND_PROXY_PASSWORD ERRAND_SOCKS_URL ERRAND_NGINX_MTLS_URL ERRAND_NGINX_SOCKET \
     ERRAND_TEST_CLIENT_TLS ERRAND_HTTPS_PROXY_URL; do
-    [[ -n ${!var:-} ]] && printf 'export %s=%q\n' "$var" "${!var}"
+    # An `if`, not `[[ … ]] && printf`: a last variable left unset would make that the function's status, and
+    # under `set -e` a caller such as `scripts/bench --serve` would exit (stopping its servers) right after printing.
+    if [[ -n ${!var:-} ]]; then printf 'export %s=%q\n' "$var" "${!var}"; fi
   done
 }

@@ -1,9 +1,9 @@
 import Errand
 import Foundation
 
-/// README, "A request as a curl command": no network is involved, so it runs as written, on a client of the replica
-/// with the redaction the block's comment names.
-@Sendable func readmeCurlCommand(replica: URL) async throws {
+/// Errand's article "Uploads, downloads and event streams", "A request as a curl command": no network is involved,
+/// so it runs as written, on a client of the replica with the redaction the block's comment names.
+@Sendable func articleCurlCommand(replica: URL) async throws {
     let apiKey = "k3y-from-the-keychain"
     struct Item: Encodable, Sendable { var name: String }
     let item = Item(name: "it's")
@@ -18,11 +18,11 @@ import Foundation
     print(try client.curlCommand(for: update, showingSecrets: true))  // the real Authorization, API keys, …
 }
 
-/// README, "Multipart uploads" and "Transfers": compiled here so that they cannot go stale, and not run, since the
-/// replica has no upload, download or event-stream routes; the suites run the same calls against the project's upload
-/// server, nginx and event-stream server on both transports (MultipartUploadTests, DownloadTests,
-/// ServerSentEventTests, TransferProgressTests).
-@Sendable func readmeTransfers(client: APIClient, photoURL: URL, thumbnail: Data, video: URL, isoURL: URL,
+/// The same article's "Multipart uploads" and "Progress, downloads to a file, Server-Sent Events": compiled here so
+/// that they cannot go stale, and not run, since the replica has no upload, download or event-stream routes; the
+/// suites run the same calls against the project's upload server, nginx and event-stream server on both transports
+/// (MultipartUploadTests, DownloadTests, ServerSentEventTests, TransferProgressTests).
+@Sendable func articleTransfers(client: APIClient, photoURL: URL, thumbnail: Data, video: URL, isoURL: URL,
                                destination: URL, requests: [Request<Data>]) async throws {
     do {
         let upload = Request<Void>(method: .post, path: "photos", body: .multipart([
