@@ -4,8 +4,10 @@ import Foundation
 /// One failure, classified: its ``FailureKind``, the error's own sentence, and the details for a log.
 ///
 /// Front ends present the kind (an app's sentence, a tool's exit code); ``reason`` is finer, for a front end that
-/// shows the error's own words, as the command-line tools do.
-public struct ClassifiedFailure: Error, Sendable, Hashable, CustomStringConvertible {
+/// shows the error's own words, as the command-line tools do. It describes itself by the rule of
+/// ``/Errand/DescribedError``: `description` and `localizedDescription` are ``reason``, `debugDescription` is
+/// ``technicalDescription``.
+public struct ClassifiedFailure: DescribedError, Hashable {
     /// What kind of trouble it is.
     public var kind: FailureKind
     /// The error's own sentence, as ``/Errand/ErrandError/userMessage`` words it (it names the status, say).
@@ -42,8 +44,11 @@ public struct ClassifiedFailure: Error, Sendable, Hashable, CustomStringConverti
         }
     }
 
-    /// The reason.
-    public var description: String { reason }
+    /// The error's own sentence, ``reason``.
+    public var userMessage: String { reason }
+
+    /// The technical description, for logs.
+    public var debugDescription: String { technicalDescription }
 
     private static func url(of error: ErrandError) -> URL? {
         switch error {

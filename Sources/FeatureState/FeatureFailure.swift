@@ -21,7 +21,11 @@ extension FailureWording {
 }
 
 /// A failure as a feature's screens present it: the classified failure, worded by the feature.
-public struct FeatureFailure<Wording: FailureWording>: PresentableFailure, Hashable, CustomStringConvertible {
+///
+/// It describes itself by the rule of ``/Errand/DescribedError``, as ``/Errand/ErrandError`` does: `"\(failure)"`,
+/// `description`, `localizedDescription` and ``userMessage`` are the feature's sentence for the user;
+/// ``debugDescription`` (`String(reflecting: failure)`) is the technical description, for the log.
+public struct FeatureFailure<Wording: FailureWording>: PresentableFailure, DescribedError, Hashable {
     /// The failure, classified.
     public var classified: ClassifiedFailure
 
@@ -50,13 +54,14 @@ public struct FeatureFailure<Wording: FailureWording>: PresentableFailure, Hasha
     public var kind: FailureKind { classified.kind }
     /// The technical description, for logs (never shown to the user).
     public var technicalDescription: String { classified.technicalDescription }
-    /// One sentence for the user.
-    public var message: String { Wording.sentence(for: kind) }
+    /// One sentence for the user, in ``/Errand/Localization/language``: the feature's sentence for the kind.
+    public var userMessage: String { Wording.sentence(for: kind) }
+    /// The same sentence as ``userMessage``, the name ``PresentableFailure`` reads.
+    public var message: String { userMessage }
     /// One sentence for the user in a language (`"de"`), whatever ``/Errand/Localization/language`` says.
     public func message(in language: String) -> String { Wording.sentence(for: kind, language: language) }
-    /// The technical description, so that `print(failure)` and string interpolation in a log line give what a
-    /// developer needs; show ``message`` to the user.
-    public var description: String { technicalDescription }
+    /// The technical description, for the log: what `String(reflecting: failure)` gives.
+    public var debugDescription: String { technicalDescription }
 
     /// Whether an error is a cancellation rather than a failure to report.
     public static func isCancellation(_ error: any Error) -> Bool {

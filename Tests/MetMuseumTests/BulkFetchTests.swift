@@ -45,16 +45,43 @@ struct BulkFetchTests {
         #expect(try await replica.requests().count == ids.count)
     }
 
-    @Test("search and fetch the first N objects as one call, meeting the IDs the Met does not serve")
+    @Test("search and fetch the first N objects as one call, the IDs the Met does not serve replaced by the next")
     func searchAndFetch() async throws {
+        let search = try await ReplicaClient().met.search(SearchQuery("sunflowers"))
+        let served = search.ids.filter { $0 != ReplicaIDs.missing && $0 != ReplicaIDs.notValid }
         let replica = try ReplicaClient()
         let result = try await replica.met.searchObjects(SearchQuery("sunflowers"), limit: 10).result()
         #expect(result.matches == 24)
-        #expect(result.objects.map(\.objectID) == [7001, 7002, 7003, 7004, 7005, 7006, 7007, 7008])
+        #expect(result.objects.map(\.objectID) == Array(served.prefix(10)))
         #expect(result.skipped.map(\.id) == [ReplicaIDs.missing, ReplicaIDs.notValid])
         let sent = try await replica.requests()
-        #expect(sent.count == 11)
+        #expect(sent.count == 1 + 12)
         #expect(sent.first?.path == "/public/collection/v1/search" && sent.first?.query == "q=sunflowers")
+        // The replacements are the next IDs in search order, each fetched once.
+        let fetched = sent.dropFirst().compactMap { Int($0.path.split(separator: "/").last ?? "") }
+        #expect(fetched.sorted() == Array(search.ids.prefix(12)).sorted())
+    }
+
+    @Test("a search delivers the limit when it has that many objects to serve, and every one when it has fewer")
+    func searchDeliversTheLimit() async throws {
+        let replica = try ReplicaClient()
+        let search = try await replica.met.search(SearchQuery("sunflowers"))
+        let served = search.ids.filter { $0 != ReplicaIDs.missing && $0 != ReplicaIDs.notValid }
+        #expect(served.count == 22)
+
+        let twenty = try await replica.met.searchObjects(SearchQuery("sunflowers"), limit: 20).result()
+        #expect(twenty.objects.count == 20)
+        #expect(twenty.objects.map(\.objectID) == Array(served.prefix(20)))
+
+        var events: [ObjectFetchEvent] = []
+        for try await event in replica.met.searchObjects(SearchQuery("sunflowers"), limit: 30) { events.append(event) }
+        guard case .started(let planned, _)? = events.first, case .finished(let all)? = events.last else {
+            Issue.record("the events do not start with .started and end with .finished")
+            return
+        }
+        #expect(planned == search.ids)
+        #expect(all.objects.map(\.objectID) == served)
+        #expect(events.compactMap(\.progress).last == FanOutProgress(completed: 24, failed: 2, total: 24))
     }
 
     @Test("no IDs finish at once with nothing")
@@ -103,9 +130,10 @@ struct BulkFetchTests {
         while let event = try await iterator.next() {
             if case .finished(let result) = event { finished = result }
         }
-        #expect(finished?.objects.map(\.objectID) == [7012, 7013])
+        // Two of the first four IDs are not served: the next two matches take their places.
+        #expect(finished?.objects.map(\.objectID) == [7012, 7013, 7014, 7015])
         let result = try await second.result()
-        #expect(result.objects.map(\.objectID) == [7012, 7013])
+        #expect(result.objects.map(\.objectID) == [7012, 7013, 7014, 7015])
         #expect(result.skipped.map(\.id) == [7412, 7411])
     }
 

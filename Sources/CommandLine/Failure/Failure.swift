@@ -4,7 +4,9 @@ import Foundation
 
 /// A failure as a command-line tool reports it: one sentence for stderr, the exit code, and the technical detail
 /// shown only with `--verbose`.
-public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+///
+/// It describes itself by the rule of `DescribedError`: `description` is ``message``, `debugDescription` the detail.
+public struct Failure: DescribedError, Hashable {
     /// The exit status.
     public var exitCode: ExitCode
     /// One sentence for the user.
@@ -20,7 +22,10 @@ public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The message.
-    public var description: String { message }
+    public var userMessage: String { message }
+
+    /// The detail, or the message when there is none.
+    public var debugDescription: String { detail ?? message }
 
     /// The failure for a usage error (exit 2).
     public init(_ error: UsageError) {
@@ -54,7 +59,7 @@ public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         case let classified as ClassifiedFailure: return Failure(classified)
         case let errand as ErrandError: return Failure(ClassifiedFailure(errand))
         case is CancellationError: return Failure(.interrupted, ToolText.sentence("failure.interrupted"))
-        default: return Failure(.failure, "\(error)")
+        default: return Failure(.failure, "\(error)", detail: String(reflecting: error))
         }
     }
 }

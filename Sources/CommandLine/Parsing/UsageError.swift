@@ -1,6 +1,8 @@
+import Errand
+
 /// A command line that does not fit the tool's declarations: an unknown command or option, a missing or malformed
 /// argument. Its ``description`` names the problem and points to `--help`; the exit code is 2.
-public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct UsageError: DescribedError, Hashable {
     /// What is wrong, as one sentence: `unknown option '--bogus'.`
     public var problem: String
     /// The command line whose help explains the fix: `mealdb` or `mealdb search`.
@@ -13,8 +15,11 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The problem and where to read more: `unknown option '--bogus'. See 'mealdb search --help'.`
-    public var description: String {
+    public var userMessage: String {
         let sentence = problem.hasSuffix(".") ? problem : problem + "."
         return ToolText.sentence("usage.seeHelp", ["problem": sentence, "command": helpCommand])
     }
+
+    /// The problem and the command whose help explains it, for the log.
+    public var debugDescription: String { "UsageError(\(helpCommand)): \(problem)" }
 }

@@ -342,7 +342,7 @@ final class SQLiteStore: Sendable {
 
 /// The disk cache could not be opened: another process holds it, the path is a symbolic link, or the folder or
 /// file cannot be created or read as a cache.
-public struct CacheStorageError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct CacheStorageError: DescribedError, Hashable {
     /// Why a cache file cannot be used.
     public enum Kind: Sendable, Hashable {
         /// Another process holds a lock on the file that does not let this one in.
@@ -368,7 +368,7 @@ public struct CacheStorageError: Error, Sendable, Hashable, CustomStringConverti
     }
 
     /// One sentence: the file and why it cannot be used.
-    public var description: String {
+    public var userMessage: String {
         switch kind {
         case .inUse: return "The cache at \(path) is in use by another process."
         case .symbolicLink: return "The cache at \(path) is a symbolic link, which is not followed."
@@ -376,4 +376,7 @@ public struct CacheStorageError: Error, Sendable, Hashable, CustomStringConverti
             return "The cache at \(path) could not be opened: \(reason)" + (reason.hasSuffix(".") ? "" : ".")
         }
     }
+
+    /// The type, the kind, the path and the reason, for the log.
+    public var debugDescription: String { "CacheStorageError.\(kind) at \(path): \(reason)" }
 }

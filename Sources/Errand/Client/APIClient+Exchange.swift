@@ -195,6 +195,12 @@ extension APIClient {
     ) {
         let metrics = response?.metrics
         let duration = ContinuousClock.now - started
+        let willRetry =
+            request.options[RetryOutlookKey.self].map { outlook in
+                let outcome: Result<TransportResponse, ErrandError>? =
+                    response.map { .success($0) } ?? error.map { .failure($0) }
+                return outcome.flatMap(outlook.wait(after:)) != nil
+            } ?? false
         func event(_ redaction: Redaction) -> ExchangeEvent {
             let echoes = redaction.including(secretsOf: request)
             var event = ExchangeEvent(
@@ -208,6 +214,7 @@ extension APIClient {
                 responseHeaders: response.map { echoes.maskingEchoes(in: $0.headers) } ?? [:],
                 responseBody: streamed ? nil : response.map { echoes.redact(body: $0.body) })
             event.streamedBodyPrefix = streamedPrefix.map(echoes.redact(prefix:))
+            event.willRetry = willRetry
             return event
         }
         configuration.observers.deliver(event(configuration.redaction)) { event(.revealing) }

@@ -160,7 +160,7 @@ final class CookieFile {
 
 /// A cookie file could not be opened: another process holds it, the path is a symbolic link, or the folder or
 /// file cannot be created or read as a cookie file.
-public struct CookieStorageError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct CookieStorageError: DescribedError, Hashable {
     /// Why a cookie file cannot be used.
     public enum Kind: Sendable, Hashable {
         /// Another process holds a lock on the file that does not let this one in.
@@ -179,7 +179,7 @@ public struct CookieStorageError: Error, Sendable, Hashable, CustomStringConvert
     public var reason: String
 
     /// One sentence: the file and why it cannot be used.
-    public var description: String {
+    public var userMessage: String {
         switch kind {
         case .inUse: return "The cookie file at \(path) is in use by another process."
         case .symbolicLink: return "The cookie file at \(path) is a symbolic link, which is not followed."
@@ -187,4 +187,7 @@ public struct CookieStorageError: Error, Sendable, Hashable, CustomStringConvert
             return "The cookie file at \(path) could not be opened: \(reason)" + (reason.hasSuffix(".") ? "" : ".")
         }
     }
+
+    /// The type, the kind, the path and the reason, for the log.
+    public var debugDescription: String { "CookieStorageError.\(kind) at \(path): \(reason)" }
 }

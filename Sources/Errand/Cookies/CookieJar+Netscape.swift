@@ -81,7 +81,7 @@ extension CookieJar {
 }
 
 /// A Netscape cookie file that could not be imported: the line and what is wrong with it.
-public struct CookieFileError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct CookieFileError: DescribedError, Hashable {
     /// The line, counted from 1; 0 when the file parsed but a cookie in it was refused.
     public var line: Int
     /// What is wrong.
@@ -94,9 +94,12 @@ public struct CookieFileError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// One sentence naming the line.
-    public var description: String {
+    public var userMessage: String {
         line > 0
             ? "Line \(line) of the cookie file is not a cookie: \(reason)."
             : "A cookie in the file was refused: \(reason)"
     }
+
+    /// The type, the line and the reason, for the log.
+    public var debugDescription: String { "CookieFileError(line: \(line)): \(reason)" }
 }

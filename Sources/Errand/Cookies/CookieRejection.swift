@@ -1,5 +1,5 @@
 /// Why a cookie a server set (or a caller added) was not stored.
-public enum CookieRejection: Error, Sendable, Hashable, CustomStringConvertible {
+public enum CookieRejection: DescribedError, Hashable {
     /// The `Set-Cookie` value does not parse: a control character, no name and no value, or more than 4096 bytes
     /// of name and value.
     case malformed
@@ -16,7 +16,7 @@ public enum CookieRejection: Error, Sendable, Hashable, CustomStringConvertible 
     case shadowsSecureCookie(String)
 
     /// One sentence saying why.
-    public var description: String {
+    public var userMessage: String {
         switch self {
         case .malformed: "The Set-Cookie value is malformed."
         case .insecureOrigin: "A Secure cookie can only be set over https or to a loopback host."
@@ -24,6 +24,18 @@ public enum CookieRejection: Error, Sendable, Hashable, CustomStringConvertible 
         case .publicSuffix(let domain): "The cookie's domain \(domain) is a public suffix."
         case .prefix(let name): "The cookie \(name) breaks the rules of its name's prefix."
         case .shadowsSecureCookie(let name): "The cookie \(name) would overwrite a Secure cookie from plain http."
+        }
+    }
+
+    /// The case and its value, for the log.
+    public var debugDescription: String {
+        switch self {
+        case .malformed: "CookieRejection.malformed"
+        case .insecureOrigin: "CookieRejection.insecureOrigin"
+        case .domainMismatch(let domain): "CookieRejection.domainMismatch(\(domain))"
+        case .publicSuffix(let domain): "CookieRejection.publicSuffix(\(domain))"
+        case .prefix(let name): "CookieRejection.prefix(\(name))"
+        case .shadowsSecureCookie(let name): "CookieRejection.shadowsSecureCookie(\(name))"
         }
     }
 }

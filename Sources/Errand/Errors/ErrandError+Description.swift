@@ -1,12 +1,6 @@
 import Foundation
 
-extension ErrandError: LocalizedError, CustomStringConvertible, CustomDebugStringConvertible {
-    /// One sentence fit to show an end user.
-    public var errorDescription: String? { userMessage }
-
-    /// The same sentence as ``errorDescription``.
-    public var description: String { userMessage }
-
+extension ErrandError: DescribedError {
     /// One sentence fit to show an end user: what happened, without technical detail, in
     /// ``Localization/language``.
     public var userMessage: String { userMessage(in: Localization.language) }

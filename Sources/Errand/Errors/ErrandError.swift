@@ -1,7 +1,10 @@
 import Foundation
 
-/// Every failure Errand reports. Switch on the case to handle a kind of failure;
-/// ``errorDescription`` is one sentence for an end user, ``debugDescription`` the details for a developer.
+/// Every failure Errand reports. Switch on the case to handle a kind of failure.
+///
+/// It describes itself by the rule of ``DescribedError``, as every failure of Errand's modules does:
+/// ``userMessage``, `description` and `localizedDescription` are one sentence for the end user (so `"\(error)"` is
+/// what to show), and ``debugDescription`` is everything a developer needs, for the log.
 public enum ErrandError: Error, Sendable {
     /// The URL could not be built or is not usable (message says why).
     case invalidURL(String)

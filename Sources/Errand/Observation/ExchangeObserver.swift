@@ -29,6 +29,9 @@ public struct ExchangeEvent: Sendable {
     public var bytesSent: Int
     /// Which attempt this was (1 for the first).
     public var attempt: Int
+    /// Whether the client's retry policy sends the request again after this attempt: it failed (or was answered
+    /// with a status the policy retries), and a retry is due. The last attempt of a request has `false`.
+    public var willRetry = false
     /// How the cache took part.
     public var cacheStatus: CacheStatus
     /// The transport's metrics, when it measured them.

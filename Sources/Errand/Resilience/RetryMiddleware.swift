@@ -42,20 +42,22 @@ public struct RetryMiddleware: Middleware, RetryingMiddleware {
                 let remaining = deadline - timeline.now
                 current.timeouts.total = min(current.timeouts.total ?? remaining, remaining)
             }
+            let thisAttempt = attempt
+            let outlook = RetryOutlook { outcome in
+                Self.retryWait(
+                    after: outcome, attempt: thisAttempt, policy: policy, deadline: deadline, timeline: timeline)
+            }
+            current.options[RetryOutlookKey.self] = outlook
             let wait: Duration
             do {
                 let response = try await next(current)
-                guard attempt < policy.maxAttempts, policy.isRetryable(response) else { return response }
-                let retryAfter = RetryAfter.delay(in: response.headers, now: timeline.date)
-                if let retryAfter, retryAfter > policy.maxRetryAfter { return response }
-                wait = retryAfter ?? policy.backoff(beforeRetry: attempt)
-                guard Self.fits(wait, before: deadline, timeline: timeline) else { return response }
+                guard let due = outlook.wait(after: .success(response)) else { return response }
+                wait = due
             } catch {
                 let failure = ErrandError(error)
                 if Task.isCancelled { throw ErrandError.cancelled }
-                guard attempt < policy.maxAttempts, policy.isRetryable(failure) else { throw failure }
-                wait = policy.backoff(beforeRetry: attempt)
-                guard Self.fits(wait, before: deadline, timeline: timeline) else { throw failure }
+                guard let due = outlook.wait(after: .failure(failure)) else { throw failure }
+                wait = due
             }
             do {
                 try await timeline.sleep(for: wait)
@@ -64,6 +66,28 @@ public struct RetryMiddleware: Middleware, RetryingMiddleware {
             }
             attempt += 1
         }
+    }
+
+    /// The wait before sending the request again after an attempt's outcome; `nil` when it is not sent again: the
+    /// outcome is not retryable, the attempts ran out, the server's `Retry-After` is too long, or the wait would end
+    /// past the deadline.
+    private static func retryWait(
+        after outcome: Result<TransportResponse, ErrandError>, attempt: Int, policy: RetryPolicy,
+        deadline: Duration?, timeline: Timeline
+    ) -> Duration? {
+        guard attempt < policy.maxAttempts else { return nil }
+        let wait: Duration
+        switch outcome {
+        case .success(let response):
+            guard policy.isRetryable(response) else { return nil }
+            let retryAfter = RetryAfter.delay(in: response.headers, now: timeline.date)
+            if let retryAfter, retryAfter > policy.maxRetryAfter { return nil }
+            wait = retryAfter ?? policy.backoff(beforeRetry: attempt)
+        case .failure(let failure):
+            guard policy.isRetryable(failure) else { return nil }
+            wait = policy.backoff(beforeRetry: attempt)
+        }
+        return fits(wait, before: deadline, timeline: timeline) ? wait : nil
     }
 
     /// Whether a wait still leaves time for another attempt before the deadline.
@@ -78,4 +102,22 @@ public struct RetryMiddleware: Middleware, RetryingMiddleware {
 protocol RetryingMiddleware {
     /// The policy for requests that do not set their own; `nil` when this middleware does not retry.
     var retryPolicy: RetryPolicy? { get }
+}
+
+/// Whether the retry middleware sends a request again after an attempt's outcome: what the observers' report of an
+/// attempt reads (``ExchangeEvent/willRetry``), decided by the same rule the retry loop follows.
+final class RetryOutlook: Sendable {
+    private let decide: @Sendable (Result<TransportResponse, ErrandError>) -> Duration?
+
+    init(_ decide: @escaping @Sendable (Result<TransportResponse, ErrandError>) -> Duration?) {
+        self.decide = decide
+    }
+
+    /// The wait before the next attempt, `nil` when there is none.
+    func wait(after outcome: Result<TransportResponse, ErrandError>) -> Duration? { decide(outcome) }
+}
+
+/// The retry outlook of the attempt a request is, set by the retry middleware; `nil` outside a retry loop.
+enum RetryOutlookKey: RequestOptionKey {
+    static let defaultValue: RetryOutlook? = nil
 }

@@ -4,7 +4,7 @@ import Foundation
 /// TheMealDB's API: search, look up and browse recipes, returned as clean Swift values.
 ///
 /// ```swift
-/// let mealDB = MealDBClient()
+/// let mealDB = MealDBClient()  // retries 503s and lost connections, as MetClient() does
 /// let pasta = try await mealDB.search(name: "pasta")
 /// if let meal = try await mealDB.meal(id: "52771") { print(meal.ingredients) }
 /// ```
@@ -42,19 +42,42 @@ public struct MealDBClient: Sendable {
     /// every request with ``/Errand/ErrandError/invalidRequest(_:)``.
     private let apiPath: Result<[String], ErrandError>
 
-    /// Creates a client for a server root (TheMealDB itself by default, or a replica), with the one
-    /// ``/Errand/APIClient`` it builds from `configuration`.
+    /// Creates a client for a server root (TheMealDB itself by default, or a replica) with the same resilience
+    /// defaults as `MetClient()`: a 503, a 429, a timeout or a lost connection is sent again by `retry`, waiting as
+    /// the policy and the server's `Retry-After` say.
+    ///
+    /// TheMealDB documents no rate limit, so none is kept unless `rateLimiter` names one.
     ///
     /// - Parameters:
     ///   - apiKey: `"1"` for the public test API, or a supporter's key for the v2 API.
-    ///   - baseURL: The server root, without the `/api/json/…` path; `nil` keeps the configuration's, or TheMealDB's
-    ///     without a configuration.
+    ///   - baseURL: The server root, without the `/api/json/…` path.
+    ///   - transport: the wire; Errand's default when `nil`.
+    ///   - retry: how transient failures are retried; `nil` for none. Default ``/Errand/RetryPolicy/default``.
+    ///   - rateLimiter: a budget every request and every retry waits for; `nil` (the default) for none.
+    ///   - clock: what the retries wait on (the client's ``/Errand/ClientConfiguration/clock``). Default
+    ///     `ContinuousClock()`.
+    public init(
+        apiKey: String = MealDBClient.testAPIKey, baseURL: URL = MealDBClient.defaultBaseURL,
+        transport: (any Transport)? = nil, retry: RetryPolicy? = .default, rateLimiter: RateLimiter? = nil,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        let configuration = ClientConfiguration(
+            baseURL: baseURL, transport: transport,
+            middleware: Resilience.middleware(retry: retry, rateLimiter: rateLimiter), clock: clock)
+        self.init(apiKey: apiKey, configuration: configuration)
+    }
+
+    /// Creates a client for a server root with the one ``/Errand/APIClient`` it builds from `configuration`, whose
+    /// middleware is used as it is: add ``/Errand/Resilience/middleware(retry:rateLimiter:maxConcurrent:coalesces:)``
+    /// there to retry as ``init(apiKey:baseURL:transport:retry:rateLimiter:clock:)`` does.
+    ///
+    /// - Parameters:
+    ///   - apiKey: `"1"` for the public test API, or a supporter's key for the v2 API.
+    ///   - baseURL: The server root, without the `/api/json/…` path; `nil` keeps the configuration's.
     ///   - configuration: Transport, middleware, observers, timeouts…; prepared by
     ///     ``configuration(_:apiKey:)`` (the key redacted, the body limit fitted to the API).
-    public init(
-        apiKey: String = MealDBClient.testAPIKey, baseURL: URL? = nil, configuration: ClientConfiguration? = nil
-    ) {
-        var configuration = configuration ?? ClientConfiguration(baseURL: baseURL ?? Self.defaultBaseURL)
+    public init(apiKey: String = MealDBClient.testAPIKey, baseURL: URL? = nil, configuration: ClientConfiguration) {
+        var configuration = configuration
         if let baseURL { configuration.baseURL = baseURL }
         self.init(apiKey: apiKey, client: APIClient(configuration: Self.configuration(configuration, apiKey: apiKey)))
     }

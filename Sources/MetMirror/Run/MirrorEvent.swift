@@ -1,3 +1,4 @@
+import Errand
 import MetMuseum
 
 /// What a mirror run reports while it works, in order: ``started(_:)`` once, ``listed(_:)`` when it listed the
@@ -81,7 +82,7 @@ public struct MirrorSummary: Sendable, Hashable {
 }
 
 /// Why a mirror run stopped before it completed. Whatever was stored stays; the next run continues from there.
-public enum MirrorError: Error, Sendable, CustomStringConvertible {
+public enum MirrorError: DescribedError {
     /// The Met (or the network) stopped the run: a 403 block, a 503 that outlasted the retries, a lost connection.
     case met(MetError)
     /// The database could not store a batch: a full disk, a damaged file.
@@ -90,12 +91,22 @@ public enum MirrorError: Error, Sendable, CustomStringConvertible {
     case scopeMismatch(stored: MirrorScope, requested: MirrorScope)
 
     /// One sentence for a user.
-    public var description: String {
+    public var userMessage: String {
         switch self {
         case .met(let error): return error.userMessage
-        case .store(let error): return error.description
+        case .store(let error): return error.userMessage
         case .scopeMismatch(let stored, let requested):
             return "This folder mirrors \(stored), not \(requested); use another folder for another scope."
+        }
+    }
+
+    /// The case and the underlying error's details, for the log.
+    public var debugDescription: String {
+        switch self {
+        case .met(let error): return "MirrorError.met: \(error.debugDescription)"
+        case .store(let error): return "MirrorError.store: \(error.debugDescription)"
+        case .scopeMismatch(let stored, let requested):
+            return "MirrorError.scopeMismatch(stored: \(stored), requested: \(requested))"
         }
     }
 }

@@ -1,8 +1,9 @@
+import Errand
 import CSQLite
 import Foundation
 
 /// A failed SQLite call on a mirror: the result code and SQLite's message.
-public struct MirrorStoreError: Error, Sendable, CustomStringConvertible {
+public struct MirrorStoreError: DescribedError {
     /// The extended result code (`SQLITE_FULL`, `SQLITE_CORRUPT`, …).
     public var code: Int32
     /// SQLite's message, or what the mirror found wrong.
@@ -17,11 +18,15 @@ public struct MirrorStoreError: Error, Sendable, CustomStringConvertible {
     /// Whether the disk (or the database's size limit) is full.
     public var meansDiskFull: Bool { code & 0xFF == SQLITE_FULL }
 
-    /// Says what failed.
-    public var description: String {
+    /// One sentence for the user: the disk is full, or the mirror's database could not be used.
+    public var userMessage: String {
         meansDiskFull
-            ? "The disk is full: the mirror could not store more (\(message))." : "SQLite error \(code): \(message)"
+            ? "The disk is full: the mirror could not store more."
+            : "The mirror's database could not be used: \(message)" + (message.hasSuffix(".") ? "" : ".")
     }
+
+    /// SQLite's result code and message, for the log.
+    public var debugDescription: String { "MirrorStoreError: SQLite error \(code): \(message)" }
 }
 
 /// A value bound to a statement parameter.

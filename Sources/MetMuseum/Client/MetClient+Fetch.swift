@@ -18,12 +18,18 @@ extension MetClient {
         ObjectFetch(
             plan: { () throws(MetError) in
                 try Self.validate(rate: rate, concurrency: concurrency)
-                return (ids, ids.count)
+                return (ids, ids.count, ids.count)
             },
             fetch: fetcher(), rateLimiter: limiter(for: rate), concurrency: concurrency)
     }
 
-    /// Searches, then fetches the first `limit` matching objects, as one cancellable fetch.
+    /// Searches, then fetches the first `limit` matching objects the Met serves, as one cancellable fetch.
+    ///
+    /// An ID the Met does not have or does not serve is skipped and replaced by the next matching ID, so the fetch
+    /// delivers `limit` objects whenever the search has that many to serve, in search order; the replacements wait
+    /// for the same rate limit. ``ObjectFetchEvent/started(ids:matches:)`` lists the first `limit` IDs, and a
+    /// replacement's ``ObjectFetchEvent/fetched(_:index:progress:)`` index continues past them, in search order;
+    /// the progress's total grows by the replacements.
     ///
     /// Each call is a fetch of its own: an app that searches as the user types cancels the previous fetch itself
     /// (``ObjectFetch/cancel()``), as the museum feature's search store does. The ``ObjectFetchEvent/started(ids:matches:)`` event carries the search's
@@ -31,7 +37,7 @@ extension MetClient {
     ///
     /// - Parameters:
     ///   - query: the search.
-    ///   - limit: the most objects to fetch. Default 30.
+    ///   - limit: the most objects to deliver (skipped ones are not counted). Default 30.
     ///   - rate: as for ``objects(ids:rate:concurrency:)``.
     ///   - concurrency: as for ``objects(ids:rate:concurrency:)``.
     public func searchObjects(_ query: SearchQuery, limit: Int = 30, rate: Double? = nil, concurrency: Int = 8)
@@ -43,7 +49,7 @@ extension MetClient {
                 try Self.validate(rate: rate, concurrency: concurrency)
                 guard limit >= 0 else { throw .invalidQuery("the limit must not be negative, not \(limit).") }
                 let found = try await client.search(query)
-                return (Array(found.ids.prefix(limit)), found.total)
+                return (found.ids, found.total, limit)
             },
             fetch: fetcher(), rateLimiter: limiter(for: rate), concurrency: concurrency)
     }

@@ -1,7 +1,9 @@
 import Errand
 import Foundation
 
-/// Every failure the Met SDK reports, each a distinct case with one sentence for an end user (``userMessage``).
+/// Every failure the Met SDK reports, each a distinct case with one sentence for an end user (``userMessage``, also its
+/// `description` and `localizedDescription`) and the details for the log (``debugDescription``), by the rule of
+/// `DescribedError`.
 public enum MetError: Error, Sendable {
     /// The Met has no such object, or no such resource (HTTP 404 `{"message":"ObjectID not found"}`).
     case notFound(objectID: Int?, message: String)
@@ -18,7 +20,7 @@ public enum MetError: Error, Sendable {
     case request(ErrandError)
 }
 
-extension MetError: LocalizedError, CustomStringConvertible, CustomDebugStringConvertible {
+extension MetError: DescribedError {
     /// One sentence fit to show an end user, in `Localization.language` (from this module's string tables, English
     /// and German; an app's `Localization.overrides` apply, with the keys `met.…`).
     public var userMessage: String { userMessage(in: Localization.language) }
@@ -39,12 +41,6 @@ extension MetError: LocalizedError, CustomStringConvertible, CustomDebugStringCo
         case .request(let error): return error.userMessage(in: language)
         }
     }
-
-    /// The same sentence as ``userMessage``.
-    public var errorDescription: String? { userMessage }
-
-    /// The same sentence as ``userMessage``.
-    public var description: String { userMessage }
 
     /// The details a developer needs: the case, the service's message, the underlying failure.
     public var debugDescription: String {

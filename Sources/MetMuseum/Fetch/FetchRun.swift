@@ -2,6 +2,11 @@ import Errand
 import Synchronization
 
 /// The work of one ``ObjectFetch``: plan, fan out through the rate limiter, report every outcome, finish in order.
+///
+/// A fetch that wants fewer objects than it has IDs (a search's first `limit` objects) fetches the first `wanted`
+/// IDs, then, for every one skipped, the next IDs in order, round after round, until it holds `wanted` objects or
+/// the IDs run out. Every round goes through the same rate limiter, and the objects stay in the IDs' order: the
+/// result is the first `wanted` objects the Met serves, in search order.
 struct FetchRun: Sendable {
     let plan: ObjectFetch.Plan
     let fetch: ObjectFetch.FetchOne
@@ -22,27 +27,48 @@ struct FetchRun: Sendable {
             objects = Array(repeating: nil, count: count)
             progress = FanOutProgress(completed: 0, failed: 0, total: count)
         }
+
+        /// How many objects arrived.
+        var delivered: Int { progress.completed - progress.failed }
+
+        /// Takes `count` more IDs into the fetch.
+        mutating func extend(by count: Int) {
+            objects += Array(repeating: nil, count: count)
+            progress.total += count
+        }
     }
 
     func run() async {
         let ids: [Int]
         let matches: Int
+        let wanted: Int
         do {
-            (ids, matches) = try await plan()
+            (ids, matches, wanted) = try await plan()
         } catch {
             continuation.finish(throwing: error)
             return
         }
-        continuation.yield(.started(ids: ids, matches: matches))
-        let tally = SharedTally(Tally(count: ids.count))
-        let fanOut = FanOut(Array(ids.indices), maxConcurrent: concurrency, rateLimiter: rateLimiter) { index in
-            try await fetchOne(ids[index], at: index, into: tally)
+        var scheduled = min(wanted, ids.count)
+        continuation.yield(.started(ids: Array(ids.prefix(scheduled)), matches: matches))
+        let tally = SharedTally(Tally(count: scheduled))
+        var round = 0..<scheduled
+        while !round.isEmpty {
+            let fanOut = FanOut(Array(round), maxConcurrent: concurrency, rateLimiter: rateLimiter) { index in
+                try await fetchOne(ids[index], at: index, into: tally)
+            }
+            _ = await fanOut.results()
+            let (stopped, shortfall) = tally.state.withLock { ($0.stop != nil, wanted - $0.delivered) }
+            guard !stopped, !Task.isCancelled, shortfall > 0 else { break }
+            // Replace the skipped objects with the next IDs, as many as are still wanted.
+            let more = min(shortfall, ids.count - scheduled)
+            tally.state.withLock { $0.extend(by: more) }
+            round = scheduled..<(scheduled + more)
+            scheduled += more
         }
-        _ = await fanOut.results()
         let final = tally.state.withLock { $0 }
         if let stop = final.stop {
             continuation.finish(throwing: stop)
-        } else if Task.isCancelled || final.progress.completed < ids.count {
+        } else if Task.isCancelled || final.progress.completed < scheduled {
             continuation.finish(throwing: MetError.request(.cancelled))
         } else {
             continuation.yield(

@@ -27,8 +27,9 @@ public struct ObjectFetch: AsyncSequence, Sendable {
     /// Iteration throws only ``MetError``.
     public typealias Failure = MetError
 
-    /// What a fetch needs to know before it starts: the IDs, and how many matched.
-    typealias Plan = @Sendable () async throws(MetError) -> (ids: [Int], matches: Int)
+    /// What a fetch needs to know before it starts: the IDs, how many matched, and how many objects it wants (the
+    /// IDs past the first `wanted` replace skipped ones).
+    typealias Plan = @Sendable () async throws(MetError) -> (ids: [Int], matches: Int, wanted: Int)
     /// Fetches one object.
     typealias FetchOne = @Sendable (Int) async throws(MetError) -> MetObject
 

@@ -6,9 +6,11 @@ import Errand
 /// skipped.
 public enum ObjectFetchEvent: Sendable {
     /// The fetch knows what it will fetch: `ids` in order, and how many objects matched (a search's total; the
-    /// number of IDs for a plain bulk fetch). Always the first event.
+    /// number of IDs for a plain bulk fetch). Always the first event. A search's fetch may go on past these IDs, in
+    /// search order, to replace skipped ones (see ``MetClient/searchObjects(_:limit:rate:concurrency:)``).
     case started(ids: [Int], matches: Int)
-    /// One object arrived; `index` is its position in the IDs. Objects arrive in completion order, not ID order.
+    /// One object arrived; `index` is its position in the IDs (in the search's order, past the started IDs for a
+    /// replacement). Objects arrive in completion order, not ID order.
     case fetched(MetObject, index: Int, progress: FanOutProgress)
     /// One ID was skipped: the Met has no such object, does not serve it, or sent one that could not be read.
     case skipped(SkippedObject, progress: FanOutProgress)

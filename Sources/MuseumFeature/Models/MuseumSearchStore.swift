@@ -29,7 +29,7 @@ public final class MuseumSearchStore {
     public private(set) var query: SearchQuery?
     /// How many objects matched the search in all (more than are fetched when over the limit).
     public private(set) var matches = 0
-    /// The IDs being fetched, in search order.
+    /// The IDs the fetch started with, in search order (replacements for skipped objects follow them).
     public private(set) var objectIDs: [Int] = []
     /// How far fetching has come: completed of total, and how many were skipped.
     public private(set) var progress = FanOutProgress(completed: 0, failed: 0, total: 0)
@@ -148,7 +148,9 @@ public final class MuseumSearchStore {
             progress = FanOutProgress(completed: 0, failed: 0, total: ids.count)
             state = ids.isEmpty ? .finished : .fetching
         case .fetched(let object, let index, let progress):
-            if slots.indices.contains(index) { slots[index] = object }
+            // A replacement for a skipped object comes after the IDs the fetch started with.
+            if index >= slots.count { slots += Array(repeating: nil, count: index - slots.count + 1) }
+            if index >= 0 { slots[index] = object }
             self.progress = progress
         case .skipped(let skipped, let progress):
             self.skipped.append(skipped)

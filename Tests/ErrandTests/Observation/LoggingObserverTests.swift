@@ -41,7 +41,9 @@ struct LoggingObserverTests {
         let lines = Lines()
         await Self.sendAll(Self.client(Self.stub(), LoggingObserver(level: .info, sink: lines)))
         #expect(lines.all.map(\.0) == [.info, .warning, .error, .error])
-        #expect(lines.all[0].1.hasPrefix("GET https://api.example.com/v1/ok?api_key=*** 200 "))
+        #expect(
+            lines.all[0].1.hasPrefix(
+                #"level=info method=GET url="https://api.example.com/v1/ok?api_key=***" status=200 "#))
 
         let warnings = Lines()
         await Self.sendAll(Self.client(Self.stub(), LoggingObserver(level: .warning, sink: warnings)))
@@ -57,11 +59,11 @@ struct LoggingObserverTests {
             #expect(!line.contains("k3y-secret"), "\(line)")
             #expect(!line.contains("s3cret-token"), "\(line)")
         }
-        #expect(lines.all[0].1.contains("request-headers="))
+        #expect(lines.all[0].1.contains("request_headers="))
         #expect(lines.all[3].1.contains("ErrandError.transport(cannotConnect)"))
     }
 
-    @Test("the file sink appends level-prefixed lines to a file only its owner reads")
+    @Test("the file sink appends lines to a file only its owner reads")
     func fileSink() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("errand-log-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: url) }
@@ -72,8 +74,11 @@ struct LoggingObserverTests {
         let text = try String(contentsOf: url, encoding: .utf8)
         let lines = text.split(separator: "\n")
         #expect(lines.count == 4)
-        #expect(lines.first?.hasPrefix("warning: GET https://api.example.com/v1/missing?api_key=*** 404 ") == true)
-        #expect(lines.last == "info: appended")
+        #expect(
+            lines.first?.hasPrefix(
+                #"level=warning method=GET url="https://api.example.com/v1/missing?api_key=***" status=404 "#)
+                == true)
+        #expect(lines.last == "appended")
         let mode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }

@@ -1,18 +1,19 @@
 import Foundation
 import Synchronization
 
-/// Writes each line, prefixed with its level, to the standard error.
+/// Writes each line to the standard error (a ``LoggingObserver``'s lines carry their level as their first field).
 public struct StandardErrorLogSink: LogSink {
     /// Creates the sink.
     public init() {}
 
-    /// Writes `level: line` and a line break.
+    /// Writes the line and a line break.
     public func write(_ line: String, level: LogLevel) {
-        FileHandle.standardError.write(Data("\(level): \(line)\n".utf8))
+        FileHandle.standardError.write(Data("\(line)\n".utf8))
     }
 }
 
-/// Appends each line, prefixed with its level, to a file, created with mode 0600 when missing.
+/// Appends each line to a file, created with mode 0600 when missing (a ``LoggingObserver``'s lines carry their level
+/// as their first field).
 public final class FileLogSink: LogSink {
     private let handle: Mutex<FileHandle>
 
@@ -30,10 +31,10 @@ public final class FileLogSink: LogSink {
         self.handle = Mutex(handle)
     }
 
-    /// Appends `level: line` and a line break; a line that cannot be written is dropped, as logging must not fail
+    /// Appends the line and a line break; a line that cannot be written is dropped, as logging must not fail
     /// the request it describes.
     public func write(_ line: String, level: LogLevel) {
-        handle.withLock { handle in try? handle.write(contentsOf: Data("\(level): \(line)\n".utf8)) }
+        handle.withLock { handle in try? handle.write(contentsOf: Data("\(line)\n".utf8)) }
     }
 }
 
