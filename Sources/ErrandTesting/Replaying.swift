@@ -13,7 +13,8 @@ extension ClientConfiguration {
     /// closest recorded exchange and how it differs. `redaction` should be the rules of the client that recorded
     /// (an SDK adds its key to them), so that masked URLs in the file match.
     ///
-    /// - Throws: the file system's error, or `DecodingError` for a file that is not a HAR archive.
+    /// - Throws: `HARFileError` for a file that cannot be read or is too large, or `DecodingError` for a file that
+    ///   is not a HAR archive.
     public static func replaying(
         _ file: URL, baseURL: URL, matching: HARMatching = HARMatching(), redaction: Redaction = Redaction()
     ) throws -> ClientConfiguration {

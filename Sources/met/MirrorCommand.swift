@@ -100,9 +100,18 @@ struct MirrorCommand {
                         "changes",
                         [
                             "added": .integer(changes.added), "changed": .integer(changes.changed),
-                            "removed": .integer(changes.removed),
+                            "removed": .integer(changes.removed), "retried": .integer(changes.retried),
                         ]
                     ))
+            }
+            if !summary.skips.isEmpty {
+                let skips = summary.skips.map { skip -> JSONValue in
+                    [
+                        "reason": .string(skip.reason), "count": .integer(skip.count),
+                        "firstID": .integer(skip.firstID),
+                    ]
+                }
+                members.append(("skips", .array(skips)))
             }
             return console.print(JSONValue.object(members).rendered(pretty: false))
         }
@@ -128,6 +137,12 @@ struct MirrorCommand {
                         "seconds": String(format: "%.1f", Self.seconds(summary.elapsed)),
                         "megabytes": String(format: "%.1f", Double(summary.databaseBytes) / 1_000_000),
                     ]))
+            for skip in summary.skips {
+                console.print(
+                    ToolText.sentence(
+                        "mirror.skippedFor",
+                        ["count": String(skip.count), "id": String(skip.firstID), "reason": skip.reason]))
+            }
         }
     }
 

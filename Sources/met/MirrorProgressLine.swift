@@ -33,7 +33,7 @@ struct MirrorProgressLine: Sendable {
         console.rawError("\r\u{1B}[2K")
     }
 
-    /// `Mirroring [#####-----] 1200/2000  73.1/s  0:11 left  12 not served  0 failed`.
+    /// `Mirroring [#####-----] 1200/2000  73.1/s  0:11 left  12 skipped  0 failed`.
     static func line(_ progress: MirrorProgress, width: Int) -> String {
         let counts = progress.counts
         let done = counts.listed - counts.pending

@@ -111,7 +111,7 @@ struct MetMirrorCLITests {
         let line = try #require(updated.stdout.split(separator: "\n").first { $0.hasPrefix("Updated:") })
         #expect(line.contains("5 new"), "\(line)")
         let changes = try #require(try store(dir).lastChanges())
-        #expect(try await replica.objectRequests() - before == changes.added + changes.changed)
+        #expect(try await replica.objectRequests() - before == changes.added + changes.changed + changes.retried)
         let again = try await tool.run(["mirror", dir, "--base-url", replica.root, "--no-cache"])
         #expect(again.stdout.contains("is complete"))
     }
@@ -147,6 +147,41 @@ struct MetMirrorCLITests {
         #expect(ghost.status == 3, "\(ghost)")
         let missing = try await tool.run(["search", "cat", "--mirror", folder("nothing-here")])
         #expect(missing.status == 2 && missing.stderr.contains("holds no mirror"), "\(missing)")
+    }
+
+    @Test(
+        "an object over the body limit is skipped with its reason, the run completes, and --update tries it again",
+        .enabled(if: TestServer.replica.isUsable))
+    func oversizedObject() async throws {
+        let root = try Replica.root()
+        let dir = folder("oversized")
+        let first = try await tool.run(["mirror", dir, "--search", "__oversized__", "--base-url", root, "--no-cache"])
+        #expect(first.status == 0, "\(first)")
+        #expect(first.stdout.contains("Mirror complete"), "\(first)")
+        let line = try #require(first.stdout.split(separator: "\n").first { $0.hasPrefix("Skipped 1 ") }, "\(first)")
+        #expect(line.contains("object 9413") && line.contains("larger than the limit of 16 MB"), "\(line)")
+        let counts = try store(dir).counts()
+        #expect(counts.fetched == 2 && counts.skipped == 1 && counts.pending == 0)
+        let again = try await tool.run(["mirror", dir, "--search", "__oversized__", "--base-url", root, "--no-cache"])
+        #expect(again.status == 0 && again.stdout.contains("is complete"), "\(again)")
+        let updated = try await tool.run([
+            "mirror", dir, "--search", "__oversized__", "--update", "--base-url", root, "--no-cache", "--json",
+        ])
+        #expect(updated.status == 0, "\(updated)")
+        let finished = try #require(
+            updated.stdout.split(separator: "\n").last.flatMap {
+                try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            })
+        let changes = try #require(finished["changes"] as? [String: Any])
+        #expect(changes["retried"] as? Int == 1, "\(finished)")
+        let skips = try #require(finished["skips"] as? [[String: Any]])
+        #expect(skips.first?["firstID"] as? Int == 9413 && skips.first?["count"] as? Int == 1, "\(finished)")
+    }
+
+    @Test("the exit-code table lists 1, the code of a full disk")
+    func exitCodeTable() async throws {
+        let help = try await tool.run(["--help"])
+        #expect(help.stdout.contains("1    a local failure"), "\(help)")
     }
 
     @Test("more than the Met's rate only against a loopback server")

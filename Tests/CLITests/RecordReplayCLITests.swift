@@ -51,6 +51,33 @@ struct RecordReplayCLITests {
         #expect(other.stderr.contains("s=pasta was recorded, not s=soup"), "\(other.stderr)")
     }
 
+    @Test("a recorded body over mealdb's 4 MB limit fails as the live answer does; an oversized file is refused")
+    func replayKeepsTheBodyLimit() async throws {
+        let file = try HARFiles.make("mealdb-oversized")
+        let recorded = try await mealdb.run(["search", "pasta", "--base-url", root, "--record", file.path])
+        #expect(recorded.status == 0, "\(recorded)")
+        var har = try HAR(contentsOf: file)
+        let padded = "{\"meals\": null}" + String(repeating: " ", count: 6_000_000)
+        har.log.entries[0].response.content = HAR.Content(
+            size: padded.utf8.count, mimeType: "application/json", text: padded)
+        try JSONEncoder().encode(har).write(to: file)
+        let replayed = try await mealdb.run(["search", "pasta", "--base-url", root, "--replay", file.path])
+        #expect(replayed.status == 6, "\(replayed)")
+        #expect(replayed.stderr.contains("larger than the limit of 4 MB"), "\(replayed.stderr)")
+        #expect(replayed.stdout.isEmpty)
+
+        // Not among the recordings the run checks afterwards: it is no archive, only a size.
+        let huge = FileManager.default.temporaryDirectory.appendingPathComponent("huge-\(UUID().uuidString).har")
+        defer { try? FileManager.default.removeItem(at: huge) }
+        #expect(FileManager.default.createFile(atPath: huge.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: 200_000_000)
+        try handle.close()
+        let refused = try await mealdb.run(["search", "pasta", "--base-url", root, "--replay", huge.path])
+        #expect(refused.status == 2, "\(refused)")
+        #expect(refused.stderr.contains("larger than the limit"), "\(refused.stderr)")
+    }
+
     @Test("--replay with --offline, or without a readable file, is a usage error")
     func usage() async throws {
         let missing = try await met.run(["search", "x", "--replay", "/nonexistent/none.har"])

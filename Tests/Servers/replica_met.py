@@ -24,6 +24,8 @@ Fault mode (deterministic):
 - object id 9403, or search q "__blocked__": 403 with an HTML bot-protection page;
 - object id 9422: 200 application/json that is cut off mid-object; search q "__malformed__" finds 7001 and 9422;
 - object id 9503, or search q "__unavailable__": 503;
+- object id 9413: 200 application/json of 17,000,000 bytes, over the SDK's 16 MB body limit (a valid object padded
+  with spaces); search q "__oversized__" finds 7001, 9413 and 7002;
 - header `X-Replica-Fault: 403` or `503` on any request: that answer, every time;
   `X-Replica-Fault: 503; count=N; key=K`: the first N requests carrying key K (per path) get 503, later ones succeed;
 - every 503 carries `Retry-After: 1`, as the real service's outage page does; `X-Replica-Fault: 503; retry-after=S`
@@ -45,8 +47,9 @@ PREFIX = "/public/collection/v1/"
 IMAGES = "/CRDImages/"
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "met")
 
-BLOCKED_ID, UNAVAILABLE_ID, MALFORMED_ID = 9403, 9503, 9422
+BLOCKED_ID, UNAVAILABLE_ID, MALFORMED_ID, OVERSIZED_ID = 9403, 9503, 9422, 9413
 BLOCKED_TERM, UNAVAILABLE_TERM, MALFORMED_TERM = "__blocked__", "__unavailable__", "__malformed__"
+OVERSIZED_TERM, OVERSIZED_BYTES = "__oversized__", 17_000_000
 # Seconds a 503 asks the client to wait: short enough for a test's retries, and a value a client must honour.
 RETRY_AFTER = "1"
 
@@ -167,6 +170,9 @@ def _object(handler, raw_id):
         return _send_fault(handler, "503")
     if object_id == MALFORMED_ID:
         return handler.send_body(200, b'{"objectID": 9422, "title": "Cut off', "application/json")
+    if object_id == OVERSIZED_ID:
+        head = b'{"objectID": 9413, "title": "Oversized"}'
+        return handler.send_body(200, head + b" " * (OVERSIZED_BYTES - len(head)), "application/json")
     record = _RECORDS.get(object_id)
     if record is None:
         ghost = _GHOSTS.get(object_id)
@@ -264,6 +270,8 @@ def _search(handler, params):
         return _send_fault(handler, "503")
     if q == MALFORMED_TERM:
         return handler.send_json(200, {"total": 2, "objectIDs": [7001, MALFORMED_ID]})
+    if q == OVERSIZED_TERM:
+        return handler.send_json(200, {"total": 3, "objectIDs": [7001, OVERSIZED_ID, 7002]})
     if not q:
         return handler.send_json(200, {"total": 0, "objectIDs": None})
     if names[-1] != "q":

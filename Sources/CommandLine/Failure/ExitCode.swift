@@ -4,7 +4,8 @@ import FeatureState
 public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
     /// Success, including an empty result.
     case success = 0
-    /// A failure that fits no other class (a file that could not be written, say).
+    /// A local failure that fits no other class: a file or folder that could not be read or written (a full disk, a
+    /// folder behind a symbolic link, a file that is not the tool's own).
     case failure = 1
     /// Usage error: unknown command or option, missing or malformed argument.
     case usage = 2
@@ -41,6 +42,7 @@ public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
     public static let helpTable = """
         Exit codes:
           0    success (an empty result included)
+          1    a local failure: a file could not be read or written (a full disk, a refused folder)
           2    usage error
           3    not found
           4    network failure (refused, DNS, TLS, timeout, offline cache miss)

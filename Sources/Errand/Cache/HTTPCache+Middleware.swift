@@ -24,7 +24,8 @@ extension HTTPCache {
         }
         if lookup.policy == .reload { return try await forward(lookup, stored: nil, next: next, context: context) }
 
-        let stored = store.response(for: lookup.key, requestHeaders: request.headers)
+        let stored = store.response(
+            for: lookup.key, requestHeaders: request.headers, bodyLimit: request.maxResponseBodySize)
         switch decision(lookup, stored: stored) {
         case .serve(let stored, let status):
             if let range = lookup.range {

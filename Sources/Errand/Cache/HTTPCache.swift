@@ -77,8 +77,10 @@ public final class HTTPCache: Middleware {
 
     /// Creates a cache backed by a SQLite file (created with mode 0600, its folder with 0700 when missing).
     ///
-    /// A file that is damaged or not a cache is replaced by an empty cache. Throws only when the file cannot be
-    /// created or opened at all (a read-only folder, say).
+    /// A damaged cache file is replaced by an empty cache. Throws when the file cannot be created or opened at all
+    /// (a read-only folder, say), when a symbolic link is anywhere on its path (before anything is created), and when
+    /// the file is not recognisably a cache of Errand's (not a database, another program's database), which is left
+    /// as it is.
     public init(fileURL: URL, configuration: Configuration = Configuration()) throws(CacheStorageError) {
         self.configuration = configuration
         storageProblem = nil

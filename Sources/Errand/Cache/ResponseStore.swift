@@ -8,16 +8,18 @@ struct ResponseStore: Sendable {
     let memory: MemoryCache<String, [CachedResponse]>
     let disk: SQLiteStore?
 
-    /// The stored entry that answers a request with these headers, if any.
-    func response(for url: String, requestHeaders: HTTPHeaders) -> CachedResponse? {
+    /// The stored entry that answers a request with these headers, if any; one whose body is over `bodyLimit` (the
+    /// request's ``TransportRequest/maxResponseBodySize``) does not, as it would fail on the network.
+    func response(for url: String, requestHeaders: HTTPHeaders, bodyLimit: Int = .max) -> CachedResponse? {
+        let within = { (response: CachedResponse) in response.body.count <= bodyLimit ? response : nil }
         if let variants = memory.value(for: url), let match = variants.first(where: { $0.matches(requestHeaders) }) {
-            return match
+            return within(match)
         }
         guard let disk else { return nil }
         let variants = disk.responses(for: url)
         guard !variants.isEmpty else { return nil }
         memory.set(variants, for: url, cost: variants.reduce(0) { $0 + $1.cost })
-        return variants.first { $0.matches(requestHeaders) }
+        return variants.first { $0.matches(requestHeaders) }.flatMap(within)
     }
 
     /// Stores an entry in both tiers, replacing the variant with the same secondary key.

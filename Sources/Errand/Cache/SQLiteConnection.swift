@@ -5,8 +5,21 @@ import Foundation
 struct SQLiteError: Error, CustomStringConvertible {
     /// The primary result code (`SQLITE_CORRUPT`, `SQLITE_BUSY`, …).
     var code: Int32
-    /// SQLite's message.
+    /// SQLite's message, or the reason a file was refused.
     var message: String
+    /// Whether the library refused the file (not its own), rather than SQLite failing.
+    var isRefusal = false
+
+    init(code: Int32, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The library refuses the file: `reason` ends a sentence about it.
+    init(refusal reason: String) {
+        self.init(code: SQLITE_CANTOPEN, message: reason)
+        isRefusal = true
+    }
 
     /// Whether another connection's lock kept this one out beyond the busy timeout.
     var meansLocked: Bool {
@@ -21,7 +34,7 @@ struct SQLiteError: Error, CustomStringConvertible {
             || primary == SQLITE_FORMAT
     }
 
-    var description: String { "SQLite error \(code): \(message)" }
+    var description: String { isRefusal ? message : "SQLite error \(code): \(message)" }
 }
 
 /// One SQLite connection with a cache of prepared statements. Not thread-safe: its owner serializes access.

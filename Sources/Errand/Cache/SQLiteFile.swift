@@ -11,28 +11,65 @@ enum SQLiteFile {
         var reason: String
     }
 
-    /// Creates the folder (0700) and an empty file (0600) so SQLite and its WAL files never use wider permissions.
+    /// Creates the missing folders (0700) and an empty file (0600) so SQLite and its WAL files never use wider
+    /// permissions.
     ///
-    /// A symbolic link in the file's place is refused, never followed: setting the mode through it would change
-    /// whatever file it points to, and SQLite would write into that file.
-    static func prepare(at url: URL) throws(Problem) {
-        let path = url.path
+    /// A symbolic link anywhere on the path is refused before anything is created, never followed: setting the mode
+    /// through it would change whatever file it points to, and SQLite would write into that file. A file that is not
+    /// recognisably `kind`'s is refused too (``StorageFile/prepare(_:as:)``).
+    static func prepare(at url: URL, as kind: StorageFile.Kind) throws(Problem) {
         do {
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
+            try StorageFile.prepare(url.path, as: kind)
         } catch {
-            throw Problem(isSymbolicLink: false, reason: "its folder could not be created (\(error))")
+            throw Problem(isSymbolicLink: error.isSymbolicLink, reason: error.reason)
         }
-        let descriptor = Foundation.open(path, O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ELOOP { throw Problem(isSymbolicLink: true, reason: "it is a symbolic link") }
-            throw Problem(
-                isSymbolicLink: false, reason: "the file could not be created (\(String(cString: strerror(code))))")
+    }
+
+    /// Removes a damaged database and its journal files, and makes an empty one in its place; a file whose header
+    /// does not say it is `kind`'s is left as it is and refused.
+    static func replaceDamaged(at url: URL, as kind: StorageFile.Kind) throws(Problem) {
+        do {
+            try StorageFile.removeDamaged(url.path, as: kind)
+        } catch {
+            throw Problem(isSymbolicLink: error.isSymbolicLink, reason: error.reason)
         }
-        fchmod(descriptor, 0o600)
-        close(descriptor)
+        try prepare(at: url, as: kind)
+    }
+
+    /// ``replaceDamaged(at:as:)``, its refusal told as a failure to open the file.
+    static func replaceDamagedOrRefuse(at url: URL, as kind: StorageFile.Kind) throws(SQLiteError) {
+        do {
+            try replaceDamaged(at: url, as: kind)
+        } catch {
+            throw SQLiteError(refusal: error.reason)
+        }
+    }
+
+    /// Checks, now that SQLite reads the file (its write-ahead log included), that it is new or `kind`'s, and marks
+    /// it as `kind`'s; another program's database is refused before anything is written to it.
+    static func claim(_ connection: SQLiteConnection, as kind: StorageFile.Kind) throws(SQLiteError) {
+        var applicationID: Int64 = 0
+        try connection.query("PRAGMA application_id") { applicationID = $0.integer(0) }
+        if applicationID == Int64(kind.applicationID) { return }
+        guard applicationID == 0 else {
+            throw SQLiteError(refusal: StorageFile.notOurs("another program's SQLite database", kind))
+        }
+        var version: Int64 = 0
+        try connection.query("PRAGMA user_version") { version = $0.integer(0) }
+        var tables: Set<String> = []
+        try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'") { tables.insert($0.text(0)) }
+        let isLegacy =
+            Int32(exactly: version).map(kind.legacyVersions.contains) == true && kind.legacyTables.isSubset(of: tables)
+        guard tables.isEmpty || isLegacy else {
+            throw SQLiteError(refusal: StorageFile.notOurs("an SQLite database of other tables", kind))
+        }
+        try connection.execute("PRAGMA application_id = \(kind.applicationID)")
+    }
+
+    /// Writes what the write-ahead log holds into the file, so that its header carries the `application_id` for a
+    /// later ``replaceDamaged(at:as:)`` to recognise; a reader elsewhere that keeps the log busy only delays it.
+    static func checkpoint(_ connection: SQLiteConnection) {
+        try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
     }
 
     /// Removes the database and its journal files.

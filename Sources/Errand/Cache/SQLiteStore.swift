@@ -54,31 +54,49 @@ final class SQLiteStore: Sendable {
 
     // MARK: Reading
 
-    /// Every stored variant for a primary key.
+    /// Every stored variant for a primary key that passes ``problem(with:key:)``; a row that does not is removed.
     func responses(for url: String) -> [CachedResponse] {
         state.withLock { state in
             var found: [CachedResponse] = []
             perform(&state) { connection, state throws(SQLiteError) in
                 found = []
+                var tampered: [String] = []
                 try connection.query(
                     "SELECT key, variant, status, headers, body, request_time, response_time FROM entries WHERE grp = ?",
                     [.text(url)]
                 ) { row throws(SQLiteError) in
+                    let key = row.text(0)
+                    let response = CachedResponse(
+                        url: url, variant: row.text(1), status: Int(row.integer(2)),
+                        headers: Self.decodeHeaders(row.blob(3)), body: row.blob(4),
+                        requestTime: Date(timeIntervalSince1970: row.real(5)),
+                        responseTime: Date(timeIntervalSince1970: row.real(6)))
+                    guard problem(with: response, key: key) == nil else { return tampered.append(key) }
                     state.clock += 1
-                    state.touched[row.text(0)] = state.clock
-                    found.append(
-                        CachedResponse(
-                            url: url, variant: row.text(1), status: Int(row.integer(2)),
-                            headers: Self.decodeHeaders(row.blob(3)), body: row.blob(4),
-                            requestTime: Date(timeIntervalSince1970: row.real(5)),
-                            responseTime: Date(timeIntervalSince1970: row.real(6))))
+                    state.touched[key] = state.clock
+                    found.append(response)
                 }
+                for key in tampered { try connection.query("DELETE FROM entries WHERE key = ?", [.text(key)]) }
             }
             if state.touched.count > 1_000 {
                 perform(&state) { connection, state throws(SQLiteError) in try Self.writeTouches(&state, connection) }
             }
             return found
         }
+    }
+
+    /// Why a row read back cannot be an entry this store wrote, or `nil` when it can: the file is as untrusted as
+    /// the network, so a row must hold what a received response holds (``StoredResponseCheck``), under the key of
+    /// the URL and variant it claims, within the size ``store(_:)`` accepts, with times that are numbers.
+    func problem(with response: CachedResponse, key: String) -> String? {
+        if key != Self.key(response) { return "its key is not its URL's" }
+        if let problem = StoredResponseCheck.problem(status: response.status, headers: response.headers) {
+            return problem
+        }
+        if response.cost > sizeLimit / 4 { return "it is larger than the store keeps" }
+        let times = [response.requestTime, response.responseTime].map(\.timeIntervalSince1970)
+        guard times.allSatisfy({ $0.isFinite && abs($0) < 1e11 }) else { return "its times are not dates" }
+        return nil
     }
 
     /// The bytes of all entries, as counted against ``sizeLimit``.
@@ -184,8 +202,8 @@ final class SQLiteStore: Sendable {
         } catch  where error.meansDamagedFile {
             state.connection = nil
             state.touched = [:]
-            Self.removeFiles(at: fileURL.path)
-            _ = try? Self.prepareFile(at: fileURL)
+            // A file that is no longer recognisably the cache's is left alone, and the cache goes on without it.
+            guard (try? SQLiteFile.replaceDamaged(at: fileURL, as: .cache)) != nil else { return }
             if let (fresh, clock) = try? Self.open(path: fileURL.path) {
                 state.connection = fresh
                 state.clock = clock
@@ -216,8 +234,7 @@ final class SQLiteStore: Sendable {
         do {
             return try open(path: path)
         } catch  where error.meansDamagedFile {
-            removeFiles(at: path)
-            _ = try? prepareFile(at: URL(fileURLWithPath: path))
+            try SQLiteFile.replaceDamagedOrRefuse(at: URL(fileURLWithPath: path), as: .cache)
             return try open(path: path)
         }
     }
@@ -225,6 +242,8 @@ final class SQLiteStore: Sendable {
     /// Opens the file, creates or upgrades the schema, and checks that the entries table reads end to end.
     private static func open(path: String) throws(SQLiteError) -> (SQLiteConnection, Int64) {
         let connection = try SQLiteConnection(path: path)
+        // Before anything is written: another program's database is refused, not turned into a cache.
+        try SQLiteFile.claim(connection, as: .cache)
         try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
         var version: Int64 = 0
         try connection.query("PRAGMA user_version") { version = $0.integer(0) }
@@ -234,6 +253,7 @@ final class SQLiteStore: Sendable {
                 try connection.query("PRAGMA user_version") { version = $0.integer(0) }
                 if version != Int64(schemaVersion) { try connection.execute(schema) }
             }
+            SQLiteFile.checkpoint(connection)
         }
         // Reading every row's size walks the whole table: a damaged page shows up here, at open, as an error.
         var count: Int64 = 0
@@ -254,15 +274,11 @@ final class SQLiteStore: Sendable {
     /// The file made safe to open (``SQLiteFile/prepare(at:)``), its failure told as the cache's.
     private static func prepareFile(at url: URL) throws(CacheStorageError) {
         do {
-            try SQLiteFile.prepare(at: url)
+            try SQLiteFile.prepare(at: url, as: .cache)
         } catch {
             throw CacheStorageError(
                 path: url.path, kind: error.isSymbolicLink ? .symbolicLink : .unusable, reason: error.reason)
         }
-    }
-
-    private static func removeFiles(at path: String) {
-        SQLiteFile.remove(at: path)
     }
 
     static let schema = """

@@ -21,8 +21,7 @@ final class CookieFile {
             do {
                 connection = try Self.open(path: path)
             } catch  where error.meansDamagedFile {
-                SQLiteFile.remove(at: path)
-                try? SQLiteFile.prepare(at: fileURL)
+                try SQLiteFile.replaceDamagedOrRefuse(at: fileURL, as: .cookies)
                 connection = try Self.open(path: path)
             }
         } catch  where error.meansLocked {
@@ -103,8 +102,8 @@ final class CookieFile {
             try body(connection)
         } catch  where error.meansDamagedFile {
             self.connection = nil
-            SQLiteFile.remove(at: fileURL.path)
-            guard (try? Self.prepare(fileURL)) != nil else { return }
+            // A file that is no longer recognisably a cookie file is left alone; the cookies stay in memory.
+            guard (try? SQLiteFile.replaceDamaged(at: fileURL, as: .cookies)) != nil else { return }
             self.connection = try? Self.open(path: fileURL.path)
         } catch {
             // Busy beyond the timeout, disk full, read-only: the cookies stay in memory.
@@ -113,7 +112,7 @@ final class CookieFile {
 
     private static func prepare(_ url: URL) throws(CookieStorageError) {
         do {
-            try SQLiteFile.prepare(at: url)
+            try SQLiteFile.prepare(at: url, as: .cookies)
         } catch {
             throw CookieStorageError(
                 path: url.path, kind: error.isSymbolicLink ? .symbolicLink : .unusable, reason: error.reason)
@@ -124,6 +123,8 @@ final class CookieFile {
     /// damaged page shows up now.
     private static func open(path: String) throws(SQLiteError) -> SQLiteConnection {
         let connection = try SQLiteConnection(path: path)
+        // Before anything is written: another program's database is refused, not turned into a cookie file.
+        try SQLiteFile.claim(connection, as: .cookies)
         try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
         var version: Int64 = 0
         try connection.query("PRAGMA user_version") { version = $0.integer(0) }
@@ -133,6 +134,7 @@ final class CookieFile {
                 try connection.query("PRAGMA user_version") { version = $0.integer(0) }
                 if version != Int64(schemaVersion) { try connection.execute(schema) }
             }
+            SQLiteFile.checkpoint(connection)
         }
         try connection.query("SELECT count(*), coalesce(sum(length(value)), 0) FROM cookies")
         return connection

@@ -60,8 +60,9 @@ public final class CookieJar: Sendable {
 
     /// A jar kept in an SQLite file: its cookies are read now, and every change is written through.
     ///
-    /// Session cookies stay in memory. A file that is damaged or not a database is replaced by an empty one; a
-    /// symbolic link in its place is refused. Other processes may open the same file, but each reads it only when it
+    /// Session cookies stay in memory. A damaged cookie file is replaced by an empty one; a file that is not
+    /// recognisably a cookie file of Errand's (not a database, another program's database) is refused and left as it
+    /// is, and so is a path with a symbolic link anywhere on it, before anything is created. Other processes may open the same file, but each reads it only when it
     /// opens it, and the last to write a cookie wins.
     public convenience init(
         fileURL: URL, limits: Limits = Limits(), publicSuffixes: PublicSuffixList = .system,

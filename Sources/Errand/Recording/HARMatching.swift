@@ -104,4 +104,17 @@ extension HAR.Content {
         guard let text else { return Data() }
         return encoding == "base64" ? Data(base64Encoded: text) ?? Data() : Data(text.utf8)
     }
+
+    /// The body's bytes, failing with ``ErrandError/bodyTooLarge(limit:)`` past `limit` as a transport does: a body
+    /// that cannot fit is refused by its text's length, before it is decoded.
+    func bytes(upTo limit: Int) throws(ErrandError) -> Data {
+        guard let text else { return Data() }
+        let length = text.utf8.count
+        // Base64 holds at least 3 bytes per 4 characters, less 2 for the padding.
+        let fewestBytes = encoding == "base64" ? length / 4 * 3 - 2 : length
+        guard fewestBytes <= limit else { throw .bodyTooLarge(limit: limit) }
+        let body = bytes
+        guard body.count <= limit else { throw .bodyTooLarge(limit: limit) }
+        return body
+    }
 }

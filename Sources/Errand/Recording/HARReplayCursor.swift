@@ -18,8 +18,8 @@ struct HARReplayCursor: Sendable {
 
     /// The outcome of looking a request up.
     enum Lookup: Sendable {
-        /// This entry answers.
-        case answer(HAR.Entry)
+        /// This entry (at this index of the recording's entries) answers.
+        case answer(HAR.Entry, index: Int)
         /// None matches; the reason names the closest one and how it differs.
         case mismatch(String)
     }
@@ -33,14 +33,14 @@ struct HARReplayCursor: Sendable {
             if differences.isEmpty {
                 if !used.contains(candidate.index) {
                     used.insert(candidate.index)
-                    return .answer(candidate.entry)
+                    return .answer(candidate.entry, index: candidate.index)
                 }
                 lastMatch = candidate
             } else if closest.map({ differences.count < $0.differences.count }) ?? true {
                 closest = (candidate.index, candidate.entry, differences)
             }
         }
-        if let lastMatch { return .answer(lastMatch.entry) }
+        if let lastMatch { return .answer(lastMatch.entry, index: lastMatch.index) }
         let asked = "\(request.method.rawValue) \(redaction.redact(request.url))"
         guard let closest else { return .mismatch("nothing was recorded for \(asked) (the recording is empty)") }
         return .mismatch(

@@ -18,6 +18,13 @@ import Synchronization
 /// The recorded body is the decoded one, so `Content-Encoding` and `Content-Length` are not replayed; every
 /// other header is, redirects included (the client follows them to the next recorded hop). Like any transport it
 /// sits below the middleware: the cache, retries and limits run as they would against the network.
+///
+/// A recording is as untrusted as the network: a recorded answer is held to what a transport accepts from the wire
+/// before the client sees it. A body over the request's ``TransportRequest/maxResponseBodySize`` fails with
+/// ``ErrandError/bodyTooLarge(limit:)``, as it would live; a status outside 100–599, a field name that is not a
+/// token, or a field value with a line break or a NUL byte fails as a ``TransportFailure/Kind/badResponse``
+/// naming the entry. An answer from the recording waits for nothing, so it is always within the request's timeouts;
+/// the fallback enforces its own.
 public final class HARReplayTransport: Transport {
     private let cursor: Mutex<HARReplayCursor>
     private let fallback: (any Transport)?
@@ -37,21 +44,24 @@ public final class HARReplayTransport: Transport {
         self.fallback = fallback
     }
 
-    /// A replay of a HAR file.
+    /// A replay of a HAR file of at most `maxFileSize` bytes (see ``HAR/init(contentsOf:maxFileSize:)``).
     ///
-    /// - Throws: the file system's error, or `DecodingError` for a file that is not a HAR archive.
+    /// - Throws: ``HARFileError`` for a file that cannot be read or is larger than `maxFileSize`, or `DecodingError`
+    ///   for a file that is not a HAR archive.
     public convenience init(
         file: URL, matching: HARMatching = HARMatching(), redaction: Redaction = Redaction(),
-        fallback: (any Transport)? = nil
+        fallback: (any Transport)? = nil, maxFileSize: Int = HAR.defaultMaxFileSize
     ) throws {
-        self.init(try HAR(contentsOf: file), matching: matching, redaction: redaction, fallback: fallback)
+        self.init(
+            try HAR(contentsOf: file, maxFileSize: maxFileSize), matching: matching, redaction: redaction,
+            fallback: fallback)
     }
 
     /// Answers from the recording, or from the fallback.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         switch cursor.withLock({ $0.answer(request) }) {
-        case .answer(let entry):
-            return Self.response(entry, for: request)
+        case .answer(let entry, let index):
+            return try Self.response(entry, index: index, for: request)
         case .mismatch(let reason):
             guard let fallback else {
                 throw ErrandError.transport(TransportFailure(kind: .notRecorded, url: request.url, underlying: reason))
@@ -63,8 +73,8 @@ public final class HARReplayTransport: Transport {
     /// Answers from the recording as one chunk, or streams from the fallback.
     public func stream(_ request: TransportRequest) async throws -> StreamingResponse {
         switch cursor.withLock({ $0.answer(request) }) {
-        case .answer(let entry):
-            let response = Self.response(entry, for: request)
+        case .answer(let entry, let index):
+            let response = try Self.response(entry, index: index, for: request)
             return StreamingResponse(
                 status: response.status, headers: response.headers, url: response.url,
                 body: ByteStream(buffered: response.body))
@@ -79,16 +89,24 @@ public final class HARReplayTransport: Transport {
     /// The recorded fields that describe the bytes on the wire, not the decoded body a recording holds.
     private static let wireFields: Set<String> = ["content-encoding", "content-length", "transfer-encoding"]
 
-    private static func response(_ entry: HAR.Entry, for request: TransportRequest) -> TransportResponse {
+    /// The recorded answer as a transport would hand it up, after the checks a received response passes.
+    private static func response(_ entry: HAR.Entry, index: Int, for request: TransportRequest) throws
+        -> TransportResponse
+    {
         let recorded = entry.response
-        let headers = HTTPHeaders(
-            recorded.headers.filter { !wireFields.contains($0.name.lowercased()) }.map {
-                HTTPHeaders.Field(name: $0.name, value: $0.value)
-            })
-        let body = recorded.content.bytes
+        let fields = recorded.headers.filter { !wireFields.contains($0.name.lowercased()) }.map {
+            HTTPHeaders.Field(name: $0.name, value: $0.value)
+        }
+        if let problem = StoredResponseCheck.problem(status: recorded.status, headers: fields) {
+            throw ErrandError.transport(
+                TransportFailure(
+                    kind: .badResponse, url: request.url,
+                    underlying: "entry \(index + 1) of the recording cannot be a response: \(problem)"))
+        }
+        let body = try recorded.content.bytes(upTo: request.maxResponseBodySize)
         let version = recorded.httpVersion.hasPrefix("HTTP/") ? String(recorded.httpVersion.dropFirst(5)) : nil
         return TransportResponse(
-            status: recorded.status, headers: headers, body: body, url: request.url,
+            status: recorded.status, headers: HTTPHeaders(fields), body: body, url: request.url,
             metrics: TransferMetrics(
                 bytesReceived: body.count, httpVersion: version, remoteAddress: entry.serverIPAddress))
     }

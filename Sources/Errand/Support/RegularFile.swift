@@ -24,6 +24,7 @@ enum RegularFile {
             case missing
             case folder
             case notRegular
+            case tooLarge
             case system
         }
 
@@ -60,7 +61,9 @@ enum RegularFile {
     static func contents(of path: String, limit: Int) throws(Refusal) -> Data {
         let (descriptor, size) = try open(path, flags: O_RDONLY)
         defer { close(descriptor) }
-        guard size <= limit else { throw Refusal(kind: .system, reason: "is larger than \(limit) bytes") }
+        guard size <= limit else {
+            throw Refusal(kind: .tooLarge, reason: "is \(size) bytes, larger than the limit of \(limit) bytes")
+        }
         var data = Data(count: size)
         var filled = 0
         while filled < size {

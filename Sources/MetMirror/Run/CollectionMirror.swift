@@ -127,7 +127,7 @@ public struct CollectionMirror: Sendable {
     {
         MirrorSummary(
             outcome: outcome, counts: try store.counts(), changes: changes, doneThisRun: done, elapsed: elapsed,
-            databaseBytes: store.fileSize())
+            databaseBytes: store.fileSize(), skips: try store.skips())
     }
 
     /// Lists the scope (and for an update what changed) and stores the listing in one transaction.
@@ -179,12 +179,10 @@ public struct CollectionMirror: Sendable {
                     let json = bodies.take(object.objectID) ?? (try? JSONEncoder().encode(object)) ?? Data()
                     batch.fetched.append((object, json))
                 case .skipped(let skipped, _):
+                    // Not served, not decodable, over the body limit: the object fails the same way on every run, so
+                    // it is recorded with its reason and the run goes on; an update tries it again.
                     _ = bodies.take(skipped.id)
-                    if skipped.reason.isObjectSpecific {
-                        batch.skipped.append((skipped.id, Self.reason(skipped.reason)))
-                    } else {
-                        batch.failed.append((skipped.id, skipped.reason.debugDescription))
-                    }
+                    batch.skipped.append((skipped.id, Self.reason(skipped.reason)))
                 case .started, .finished:
                     break
                 }

@@ -79,6 +79,26 @@ public struct MirrorSummary: Sendable, Hashable {
     public var elapsed: Duration
     /// The database's size on disk.
     public var databaseBytes: Int
+    /// Why objects were skipped, the most frequent reason first.
+    public var skips: [MirrorSkips] = []
+}
+
+/// Objects skipped for one reason: not served by the Met, not decodable, or larger than the body limit. Each fails
+/// the same way on every run, so a run records it and goes on; ``MirrorOptions/update`` tries them again.
+public struct MirrorSkips: Sendable, Hashable {
+    /// Why, as a sentence (the Met's message, or the failure's own sentence).
+    public var reason: String
+    /// How many objects were skipped for it.
+    public var count: Int
+    /// The lowest of their IDs.
+    public var firstID: Int
+
+    /// Creates a reason's count.
+    public init(reason: String, count: Int, firstID: Int) {
+        self.reason = reason
+        self.count = count
+        self.firstID = firstID
+    }
 }
 
 /// Why a mirror run stopped before it completed. Whatever was stored stays; the next run continues from there.

@@ -21,12 +21,15 @@ public struct MirrorChanges: Sendable, Hashable {
     public var changed: Int
     /// Listed before, and no longer.
     public var removed: Int
+    /// Skipped before, and tried again.
+    public var retried: Int
 
     /// Creates changes.
-    public init(added: Int = 0, changed: Int = 0, removed: Int = 0) {
+    public init(added: Int = 0, changed: Int = 0, removed: Int = 0, retried: Int = 0) {
         self.added = added
         self.changed = changed
         self.removed = removed
+        self.retried = retried
     }
 }
 
@@ -52,8 +55,10 @@ extension MirrorStore {
         try access { sqlite in
             guard let text = try Self.value("changes", in: sqlite) else { return nil }
             let numbers = text.split(separator: " ").compactMap { Int($0) }
-            guard numbers.count == 3 else { return nil }
-            return MirrorChanges(added: numbers[0], changed: numbers[1], removed: numbers[2])
+            guard numbers.count == 3 || numbers.count == 4 else { return nil }
+            return MirrorChanges(
+                added: numbers[0], changed: numbers[1], removed: numbers[2],
+                retried: numbers.count == 4 ? numbers[3] : 0)
         }
     }
 
@@ -92,16 +97,39 @@ extension MirrorStore {
                     "INSERT INTO queue (id, status) SELECT id, 'pending' FROM listed WHERE id NOT IN (SELECT id FROM queue)"
                 )
                 changes.added = sqlite.changes
+                // Skipped objects are tried again: what the Met did not serve, or served too large or unreadable,
+                // may have been mended since.
+                try sqlite.execute("UPDATE queue SET status = 'pending' WHERE status IN ('skipped', 'failed')")
+                changes.retried = sqlite.changes
                 for id in Set(changed) {
                     try sqlite.query(
                         "UPDATE queue SET status = 'pending' WHERE id = ? AND status != 'pending'", [.int(id)])
                     changes.changed += sqlite.changes
                 }
                 try sqlite.execute("DROP TABLE listed")
-                try Self.setValue("\(changes.added) \(changes.changed) \(changes.removed)", for: "changes", in: sqlite)
+                try Self.setValue(
+                    "\(changes.added) \(changes.changed) \(changes.removed) \(changes.retried)", for: "changes",
+                    in: sqlite)
                 try Self.setValue("fetching-update", for: "phase", in: sqlite)
                 return changes
             }
+        }
+    }
+
+    /// Why objects were skipped, the most frequent reason first (at most `limit` reasons).
+    func skips(limit: Int = 10) throws(MirrorStoreError) -> [MirrorSkips] {
+        try access { sqlite in
+            var skips: [MirrorSkips] = []
+            try sqlite.query(
+                """
+                SELECT coalesce(reason, ''), count(*), min(id) FROM queue WHERE status = 'skipped'
+                GROUP BY reason ORDER BY count(*) DESC, min(id) LIMIT ?
+                """, [.int(limit)]
+            ) { row in
+                skips.append(
+                    MirrorSkips(reason: row.text(0) ?? "", count: Int(row.integer(1)), firstID: Int(row.integer(2))))
+            }
+            return skips
         }
     }
 

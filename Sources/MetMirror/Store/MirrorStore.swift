@@ -1,3 +1,4 @@
+import Errand
 import Foundation
 import MetMuseum
 import Synchronization
@@ -28,13 +29,15 @@ public final class MirrorStore: Sendable {
     /// Opens the mirror, its size capped at `maxPageCount` pages (4 KiB each) when given, which tests use to stand
     /// in for a full disk.
     init(directory: URL, maxPageCount: Int?) throws(MirrorStoreError) {
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw MirrorStoreError(code: 14, message: "cannot create \(directory.path): \(error.localizedDescription)")
-        }
         file = directory.appendingPathComponent(Self.fileName)
+        do {
+            // No folder or file is made through a symbolic link, and a file not recognisably a mirror is refused.
+            try StorageFile.prepare(file.path, as: .mirror)
+        } catch {
+            throw MirrorStoreError(code: 14, message: "cannot use \(file.path): \(error.reason)")
+        }
         let sqlite = try MirrorSQLite(path: file.path)
+        try Self.claim(sqlite, file: file)
         try sqlite.execute(MirrorSchema.statements)
         // NORMAL in WAL mode: a killed process loses nothing committed; only a power cut may lose the last commits,
         // and never consistency.
@@ -42,6 +45,33 @@ public final class MirrorStore: Sendable {
         if let maxPageCount { try sqlite.execute("PRAGMA max_page_count = \(maxPageCount)") }
         try Self.checkVersion(sqlite)
         connection = Mutex(sqlite)
+    }
+
+    /// Checks, before anything is written, that the file is new or a mirror (SQLite reads its write-ahead log too),
+    /// and marks it as one.
+    private static func claim(_ sqlite: MirrorSQLite, file: URL) throws(MirrorStoreError) {
+        let kind = StorageFile.Kind.mirror
+        let refuse = { (what: String) in
+            MirrorStoreError(code: 14, message: "cannot use \(file.path): \(StorageFile.notOurs(what, kind))")
+        }
+        let applicationID: Int
+        var tables: Set<String> = []
+        do {
+            applicationID = try sqlite.integer("PRAGMA application_id")
+            try sqlite.query("SELECT name FROM sqlite_master WHERE type = 'table'") { row in
+                if let name = row.text(0) { tables.insert(name) }
+            }
+        } catch let error as MirrorStoreError {
+            throw error
+        } catch {
+            throw MirrorStoreError(code: 1, message: "\(error)")
+        }
+        if applicationID == Int(kind.applicationID) { return }
+        guard applicationID == 0 else { throw refuse("another program's SQLite database") }
+        guard tables.isEmpty || kind.legacyTables.isSubset(of: tables) else {
+            throw refuse("an SQLite database of other tables")
+        }
+        try sqlite.execute("PRAGMA application_id = \(kind.applicationID)")
     }
 
     private static func checkVersion(_ sqlite: MirrorSQLite) throws(MirrorStoreError) {

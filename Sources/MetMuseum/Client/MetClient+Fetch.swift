@@ -4,8 +4,9 @@ extension MetClient {
     /// Fetches many objects at once, politely: within a rate limit, a few at a time, results in the IDs' order.
     ///
     /// The fetch starts at once; iterate the returned ``ObjectFetch`` for its events (or call
-    /// ``ObjectFetch/result()``). IDs the Met does not have or does not serve are skipped and reported; a 403 block,
-    /// a 503 that outlasts the retries, or a wire failure stops it. Duplicate IDs are fetched once per occurrence.
+    /// ``ObjectFetch/result()``). IDs the Met does not have or does not serve, and objects whose record does not
+    /// decode or is larger than the body limit, are skipped and reported; a 403 block, a 503 that outlasts the
+    /// retries, or a wire failure stops it. Duplicate IDs are fetched once per occurrence.
     ///
     /// - Parameters:
     ///   - ids: the objects to fetch, in the order wanted.

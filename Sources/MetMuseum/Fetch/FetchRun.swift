@@ -108,11 +108,14 @@ struct FetchRun: Sendable {
         }
     }
 
-    /// Whether a failure concerns only this object, so the fetch goes on without it.
+    /// Whether a failure concerns only this object, so the fetch goes on without it: the Met does not serve it, or
+    /// what it serves cannot be decoded or is larger than the body limit (which the next object does not share).
     static func skips(_ error: MetError) -> Bool {
         if error.isObjectSpecific { return true }
-        if case .request(.decoding) = error { return true }
-        return false
+        switch error {
+        case .request(.decoding), .request(.bodyTooLarge): return true
+        default: return false
+        }
     }
 }
 

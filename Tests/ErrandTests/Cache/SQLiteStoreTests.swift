@@ -78,15 +78,14 @@ struct SQLiteStoreTests {
         #expect(folderMode == 0o700)
     }
 
-    @Test func aFileThatIsNotADatabaseIsReplaced() throws {
+    @Test func aFileThatIsNotADatabaseIsRefusedAndKept() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let file = folder.file("c.sqlite")
-        try Data((0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: file)
-        let store = try SQLiteStore(fileURL: file, sizeLimit: 1_000_000)
-        #expect(store.entryCount == 0)
-        store.store(makeEntry(url: "http://h/a", body: body(3, size: 100)))
-        #expect(store.responses(for: "http://h/a").first?.body == body(3, size: 100))
+        let bytes = Data((0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try bytes.write(to: file)
+        #expect(throws: CacheStorageError.self) { _ = try SQLiteStore(fileURL: file, sizeLimit: 1_000_000) }
+        #expect(try Data(contentsOf: file) == bytes)
     }
 
     @Test("a damaged file is detected and recovered", arguments: ["truncated", "overwritten", "header"])
@@ -112,8 +111,14 @@ struct SQLiteStoreTests {
         }
         try handle.close()
 
+        if damage == "header" {
+            // Without its header the file is not recognisably the cache's: it is refused, never overwritten.
+            let before = try Data(contentsOf: file)
+            #expect(throws: CacheStorageError.self) { _ = try SQLiteStore(fileURL: file, sizeLimit: 10_000_000) }
+            #expect(try Data(contentsOf: file) == before)
+            return
+        }
         let store = try SQLiteStore(fileURL: file, sizeLimit: 10_000_000)
-        if damage == "header" { #expect(store.entryCount == 0, "a file with a wiped header starts over") }
         // Whatever survived reads back intact; what did not is a miss, never a crash or a wrong body.
         for index in 0..<200 {
             if let entry = store.responses(for: "http://h/\(index)").first {

@@ -77,13 +77,15 @@ struct CookieFileTests {
         #expect(try Data(contentsOf: target) == Data("precious".utf8))
     }
 
-    @Test func aFileThatIsNotADatabaseIsReplacedByAnEmptyJar() throws {
+    @Test func aFileThatIsNotADatabaseIsRefusedAndKept() throws {
         let path = folder.appendingPathComponent("garbage.sqlite")
         try Data(repeating: 0x41, count: 8192).write(to: path)
-        let jar = try open("garbage.sqlite")
-        #expect(jar.cookies.isEmpty)
-        try jar.receive(setCookie: "a=1; Max-Age=60", from: site)
-        #expect(try open("garbage.sqlite").cookies.map(\.name) == ["a"])
+        #expect {
+            _ = try open("garbage.sqlite")
+        } throws: { error in
+            (error as? CookieStorageError)?.description.contains("garbage.sqlite") == true
+        }
+        #expect(try Data(contentsOf: path) == Data(repeating: 0x41, count: 8192))
     }
 
     @Test func theFileIsReadableByItsOwnerAlone() throws {
