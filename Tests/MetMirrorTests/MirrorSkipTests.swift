@@ -55,7 +55,7 @@ struct MirrorStoreFileTests {
         let target = root.appendingPathComponent("target")
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         let link = root.appendingPathComponent("link")
-        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        try SymbolicLinks.makeForeign(at: link, to: target)
         #expect(throws: MirrorStoreError.self) { _ = try MirrorStore(directory: link) }
         #expect(throws: MirrorStoreError.self) { _ = try MirrorStore(directory: link.appendingPathComponent("m")) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: target.path) == [])

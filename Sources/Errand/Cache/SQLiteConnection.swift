@@ -46,11 +46,11 @@ final class SQLiteConnection {
     /// transaction; a process that holds it longer holds it for good, and waiting would only stall the caller.
     static let busyTimeoutMilliseconds: Int32 = 250
 
-    /// Opens (or creates) the database file; a symbolic link is refused.
+    /// Opens (or creates) the database file; a symbolic link other than the system's is refused (``StorageFile``).
     init(path: String) throws(SQLiteError) {
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
-        let code = sqlite3_open_v2(path, &db, flags, nil)
+        let code = sqlite3_open_v2(StorageFile.resolvedForOpening(path), &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close_v2(db)

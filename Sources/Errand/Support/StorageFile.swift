@@ -10,9 +10,10 @@ import Darwin
 
 /// The one way the SQLite files Errand keeps (the cache, the cookie jar, the Met mirror) are reached and recognised.
 ///
-/// Nothing is created through a symbolic link: every component of the path is looked at before any folder or file
-/// is made, which is the rule SQLite's `SQLITE_OPEN_NOFOLLOW` applies when it opens the file, so a path SQLite would
-/// refuse is refused before it leaves anything behind. And a file is replaced only when it is recognisably the
+/// Nothing is created through a symbolic link that is not the system's: every component of the path is looked at
+/// before any folder or file is made, so a path that is refused leaves nothing behind. Links that root owns above the
+/// file (as `/var` on Apple platforms) are followed, and SQLite is handed the path with them resolved
+/// (``resolvedForOpening(_:)``), since its `SQLITE_OPEN_NOFOLLOW` refuses every link. And a file is replaced only when it is recognisably the
 /// library's own: its first bytes are SQLite's header, carrying this kind of file's `application_id` (or, for a file
 /// written before the id was set, none and one of the layouts it wrote).
 package enum StorageFile {
@@ -68,20 +69,45 @@ package enum StorageFile {
         case foreign(String)
     }
 
-    /// The first symbolic link on the way to `path` (a component of its absolute form, the last one included).
+    /// The first symbolic link on the way to `path` that is not the system's (a component of its absolute form, the
+    /// last one included).
+    ///
+    /// A link that root owns in a folder above the file is the system's own (`/var` → `/private/var` holds every app
+    /// container on iOS, and the temporary folder on macOS) and is followed: only root can make or change it. Any
+    /// other link is refused, and so is a link as the file itself, whoever owns it.
     package static func symbolicLink(on path: String) -> String? {
+        let components = absolute(path).split(separator: "/").filter { $0 != "." }
         var prefix = ""
-        for component in absolute(path).split(separator: "/") where component != "." {
+        for (index, component) in components.enumerated() {
             prefix += "/" + component
             var status = stat()
             guard lstat(prefix, &status) == 0 else { return nil }
-            if status.st_mode & S_IFMT == S_IFLNK { return prefix }
+            guard status.st_mode & S_IFMT == S_IFLNK else { continue }
+            if index == components.count - 1 || status.st_uid != 0 { return prefix }
         }
         return nil
     }
 
+    /// `path` with the system's links in its folder resolved, for SQLite: its `SQLITE_OPEN_NOFOLLOW` refuses a link
+    /// anywhere on the path, the system's included. A path with a link that is not the system's is returned as it
+    /// is, so that SQLite refuses it too.
+    package static func resolvedForOpening(_ path: String) -> String {
+        guard symbolicLink(on: path) == nil else { return path }
+        // The longest existing folder above the file is resolved; what does not exist yet holds no link.
+        var existing = absolute(path).split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var rest: [String] = []
+        while let last = existing.popLast() {
+            rest.insert(last, at: 0)
+            guard let resolved = realpath("/" + existing.joined(separator: "/"), nil) else { continue }
+            defer { free(resolved) }
+            let folder = String(cString: resolved)
+            return (folder == "/" ? "" : folder) + "/" + rest.joined(separator: "/")
+        }
+        return path
+    }
+
     /// Makes the folder at `path` and every missing folder above it (mode 0700), after checking that no component
-    /// is a symbolic link; nothing is created when one is.
+    /// is a symbolic link other than the system's; nothing is created when one is.
     package static func makeFolder(at path: String) throws(Refusal) {
         if let link = symbolicLink(on: path) {
             throw Refusal(isSymbolicLink: true, reason: "\(link) is a symbolic link, which is not followed")
@@ -91,12 +117,14 @@ package enum StorageFile {
             prefix += "/" + component
             var status = stat()
             if lstat(prefix, &status) == 0 {
-                switch status.st_mode & S_IFMT {
-                case S_IFDIR: continue
-                case S_IFLNK:
-                    throw Refusal(isSymbolicLink: true, reason: "\(prefix) is a symbolic link, which is not followed")
-                default: throw Refusal(isSymbolicLink: false, reason: "\(prefix) is not a folder")
+                // A link here is the system's (checked above): what it leads to must be a folder.
+                if status.st_mode & S_IFMT == S_IFLNK, stat(prefix, &status) != 0 {
+                    throw Refusal(isSymbolicLink: true, reason: "\(prefix) is a symbolic link that leads nowhere")
                 }
+                guard status.st_mode & S_IFMT == S_IFDIR else {
+                    throw Refusal(isSymbolicLink: false, reason: "\(prefix) is not a folder")
+                }
+                continue
             }
             // `mkdir` never follows a link in the last component; a folder made meanwhile by another process is fine.
             guard mkdir(prefix, 0o700) == 0 || errno == EEXIST else {

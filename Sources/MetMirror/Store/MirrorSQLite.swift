@@ -57,11 +57,11 @@ final class MirrorSQLite: @unchecked Sendable {
     private let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
 
-    /// Opens (or creates) the file; a symbolic link is refused, as the project's cache refuses it.
+    /// Opens (or creates) the file; a symbolic link other than the system's is refused, as the cache refuses it.
     init(path: String) throws(MirrorStoreError) {
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
-        let code = sqlite3_open_v2(path, &db, flags, nil)
+        let code = sqlite3_open_v2(StorageFile.resolvedForOpening(path), &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
             sqlite3_close_v2(db)

@@ -11,12 +11,13 @@ struct StoredFileTests {
 
     init() throws { folder = try TemporaryFolder() }
 
-    /// A real folder and a link to it beside it: `link/...` paths lead into `target`.
+    /// A real folder and a link to it beside it that another user could have made: `link/...` paths lead into
+    /// `target`.
     private func linkedFolder() throws -> (link: URL, target: URL) {
         let target = folder.file("target")
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         let link = folder.file("link")
-        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        try SymbolicLinks.makeForeign(at: link, to: target)
         return (link, target)
     }
 
@@ -49,6 +50,29 @@ struct StoredFileTests {
             (error as? CookieStorageError)?.kind == .symbolicLink
         }
         #expect(try contents(target) == [])
+    }
+
+    @Test("a link the system owns above the files (as /var on Apple platforms) is followed, and SQLite opens the file")
+    func systemLinkAboveIsFollowed() throws {
+        guard SymbolicLinks.canMakeSystemLinks else {
+            print("skipping: only root can make a link root owns (CI runs as root)")
+            return
+        }
+        let target = folder.file("private")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        let link = folder.file("var")
+        try SymbolicLinks.makeSystem(at: link, to: target)
+        let cacheFile = link.appendingPathComponent("caches/c.sqlite")
+        #expect(StorageFile.symbolicLink(on: cacheFile.path) == nil)
+        #expect(StorageFile.resolvedForOpening(cacheFile.path).hasSuffix("/private/caches/c.sqlite"))
+        _ = try HTTPCache(fileURL: cacheFile)
+        _ = try CookieJar(fileURL: link.appendingPathComponent("jar/cookies.sqlite"))
+        #expect(try contents(target) == ["caches", "jar"])
+        #expect(try contents(target.appendingPathComponent("caches")).contains("c.sqlite"))
+        // The file itself as a link is refused, whoever owns it.
+        let fileLink = folder.file("file-link.sqlite")
+        try SymbolicLinks.makeSystem(at: fileLink, to: target.appendingPathComponent("caches/c.sqlite"))
+        #expect(StorageFile.symbolicLink(on: fileLink.path) == fileLink.path)
     }
 
     @Test("a 20,000-byte file that is not a database is refused by name and kept as it was")
