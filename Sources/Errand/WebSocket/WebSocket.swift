@@ -365,7 +365,7 @@ public actor WebSocket {
     }
 
     private func sendKeepAlivePing() async -> UInt64? {
-        guard !released, !machine.isClosed else { return nil }
+        guard !released, machine.isOpen else { return nil }
         pingsSent += 1
         unansweredPing = pingsSent
         let payload = withUnsafeBytes(of: pingsSent.bigEndian) { Data($0) }
