@@ -14,6 +14,11 @@ sent under `?key=K`.
   /oversize             a 100 MB binary message in 64 KiB fragments (stops when the client hangs up)
   /oversize-frame       the header of one 100 MB binary frame
   /silent               reads, answers nothing (no pong, no close)
+  /invalid-utf8-early   a text frame of 64 bytes: "κόσμε", then bytes that are not UTF-8; the rest never comes
+  /invalid-utf8-early-fragment  a whole first fragment, then a continuation frame as above
+  /never-reads          reads nothing after the handshake (a tiny receive buffer) and sends nothing, for a minute
+  /never-reads-pings    reads nothing (a tiny receive buffer) and sends pings until the client has not read for a
+                        two seconds, then records "stalled" under K/stalled (see /report) and holds for a minute
   /bad-accept           a 101 with a wrong Sec-WebSocket-Accept
   /no-answer            reads the upgrade and never answers it
   /extension-answer?value=V   a 101 whose Sec-WebSocket-Extensions is V, then a close 1000
@@ -31,6 +36,7 @@ import argparse
 import base64
 import hashlib
 import json
+import select
 import socket
 import struct
 import threading
@@ -101,7 +107,7 @@ def read_until_close(conn, key):
 
 def report(conn, query):
     key = query.get("key", [""])[0]
-    deadline = time.time() + 10
+    deadline = time.time() + (60 if key.endswith("/stalled") else 10)
     with CONDITION:
         while key not in REPORTS and time.time() < deadline:
             CONDITION.wait(deadline - time.time())
@@ -181,8 +187,41 @@ def deflate_bomb(conn):
         pass
 
 
+def hold(seconds):
+    """Keeps the connection open without reading it: the peer's writes fill the buffers and block."""
+    threading.Event().wait(seconds)
+
+
+def send_pings_until_stalled(conn):
+    """Sends pings (each owed a pong the server never reads) until the client has read nothing for two seconds."""
+    batch = frame(0x9, bytes(125)) * 512
+    pending = b""
+    while True:
+        if not pending:
+            pending = batch
+        _, writable, _ = select.select([], [conn], [], 2.0)
+        if not writable:
+            return
+        pending = pending[conn.send(pending):]
+
+
 def fault(conn, path, key):
-    if path == "/invalid-utf8":
+    if path.startswith("/never-reads"):
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    if path == "/never-reads":
+        hold(60)
+        return
+    elif path == "/never-reads-pings":
+        send_pings_until_stalled(conn)
+        record(key + "/stalled", None, "stalled")
+        hold(60)
+        return
+    elif path == "/invalid-utf8-early":
+        # Autobahn 6.4.3: "κόσμε" and then U+110000's bytes, which no UTF-8 holds, in a frame whose rest is withheld.
+        conn.sendall(bytes([0x81, 64]) + "κόσμε".encode() + b"\xf4\x90\x80\x80")
+    elif path == "/invalid-utf8-early-fragment":
+        conn.sendall(frame(0x1, "κόσμε".encode(), fin=False) + bytes([0x80, 64]) + b"ok \xf4\x90\x80\x80")
+    elif path == "/invalid-utf8":
         conn.sendall(frame(0x1, b"\xce\xba\xff"))
     elif path == "/invalid-utf8-split":
         conn.sendall(frame(0x1, b"ok \xce", fin=False) + frame(0x0, b"A"))

@@ -14,6 +14,7 @@ permessage-deflate is accepted as the package accepts it by default, unless the 
   ?server_no_context_takeover           the server compresses each message on its own, offered or not
   ?client_no_context_takeover           the server makes the client compress each message on its own
   ?client_max_window_bits=N             the server asks for a client window of at most N bits (when offered)
+  &require_client_max_window_bits       ... and declines an offer without client_max_window_bits
 
 With --tls-cert and --tls-key it serves wss (TLS) instead.
 
@@ -42,7 +43,8 @@ class Protocol(websockets.WebSocketServerProtocol):
             available_extensions = [ServerPerMessageDeflateFactory(
                 server_no_context_takeover="server_no_context_takeover" in query,
                 client_no_context_takeover="client_no_context_takeover" in query,
-                client_max_window_bits=int(bits[0]) if bits else None)]
+                client_max_window_bits=int(bits[0]) if bits else None,
+                require_client_max_window_bits="require_client_max_window_bits" in query)]
         return super().process_extensions(headers, available_extensions)
 
 

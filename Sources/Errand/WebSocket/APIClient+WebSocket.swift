@@ -170,6 +170,8 @@ extension APIClient {
                 }
                 defer { group.cancelAll() }
                 guard let head = try await group.next() ?? nil else {
+                    // Closed before the group waits for its tasks: a write the server is not taking then fails.
+                    stream.close()
                     throw ErrandError.transport(
                         TransportFailure(
                             kind: .timedOut, url: url,

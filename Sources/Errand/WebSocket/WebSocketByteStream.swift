@@ -7,7 +7,8 @@ protocol WebSocketByteStream: Sendable {
     /// The next bytes the peer sent; empty at the end of the stream. Nothing is read from the socket while no one
     /// calls this (beyond a small buffer): a slow reader slows the peer, through TCP, instead of filling memory.
     func read() async throws(ErrandError) -> Data
-    /// Closes the connection; pending writes are flushed first, pending reads end.
+    /// Closes the connection at once: writes not yet taken whole fail, pending reads end. Safe from any thread
+    /// (a cancellation handler calls it), and closing twice does nothing.
     func close()
 }
 

@@ -11,6 +11,8 @@ struct WebSocketFrameParser: Sendable {
     let allowsCompression: Bool
     private var buffer = Data()
     private var failed = false
+    /// How many payload bytes of the frame still arriving ``takeUncheckedPayload()`` has handed out.
+    private var handedOut = 0
 
     init(maxPayload: Int, allowsCompression: Bool = false) {
         self.maxPayload = max(0, maxPayload)
@@ -33,11 +35,48 @@ struct WebSocketFrameParser: Sendable {
         } catch {
             failed = true
             buffer = Data()
+            handedOut = 0
             throw error
         }
     }
 
+    /// The payload bytes of the data frame still arriving that this has not handed out before, with the frame's
+    /// opcode; `nil` when there are none (no frame begun, a control frame, nothing new). Call it after
+    /// ``nextFrame()`` returned `nil`: each byte is handed out once, so checking a long frame as it arrives costs
+    /// its length, not its length times the reads.
+    mutating func takeUncheckedPayload() -> (opcode: WebSocketFrame.Opcode, isCompressed: Bool, bytes: Data)? {
+        guard !failed, let head = try? head(), !head.opcode.isControl else { return nil }
+        let start = buffer.startIndex + head.length + handedOut
+        let end = min(buffer.endIndex, buffer.startIndex + head.length + Int(head.payloadLength))
+        guard start < end else { return nil }
+        handedOut += end - start
+        return (head.opcode, head.isCompressed, Data(buffer[start..<end]))
+    }
+
+    private struct Head {
+        var isFinal: Bool
+        var opcode: WebSocketFrame.Opcode
+        var isCompressed: Bool
+        /// The head's own length in bytes.
+        var length: Int
+        var payloadLength: UInt64
+    }
+
     private mutating func parse() throws(WebSocketProtocolViolation) -> WebSocketFrame? {
+        guard let head = try head() else { return nil }
+        let start = buffer.startIndex
+        let total = head.length + Int(head.payloadLength)
+        guard buffer.count >= total else { return nil }
+        let payload = Data(buffer[(start + head.length)..<(start + total)])
+        buffer.removeFirst(total)
+        if buffer.isEmpty { buffer = Data() }
+        handedOut = 0
+        return WebSocketFrame(
+            isFinal: head.isFinal, opcode: head.opcode, payload: payload, isCompressed: head.isCompressed)
+    }
+
+    /// The head of the next frame, checked; `nil` until all of it arrived.
+    private func head() throws(WebSocketProtocolViolation) -> Head? {
         guard buffer.count >= 2 else { return nil }
         let start = buffer.startIndex
         let first = buffer[start]
@@ -80,11 +119,7 @@ struct WebSocketFrameParser: Sendable {
         guard length <= UInt64(maxPayload) else {
             throw .tooBig("a frame of \(length) bytes, more than the \(maxPayload) accepted")
         }
-        let total = headLength + Int(length)
-        guard buffer.count >= total else { return nil }
-        let payload = Data(buffer[(start + headLength)..<(start + total)])
-        buffer.removeFirst(total)
-        if buffer.isEmpty { buffer = Data() }
-        return WebSocketFrame(isFinal: isFinal, opcode: opcode, payload: payload, isCompressed: isCompressed)
+        return Head(
+            isFinal: isFinal, opcode: opcode, isCompressed: isCompressed, length: headLength, payloadLength: length)
     }
 }

@@ -26,6 +26,9 @@ struct WebSocketMessageAssembler: Sendable {
 
     let maxMessageSize: Int
     private var state = State.idle
+    /// The text check carried over the part of a frame that has arrived so far (``inspect(_:_:)``), past the
+    /// frames already taken; `nil` when no part of the next frame was inspected.
+    private var lookahead: UTF8Validator?
 
     init(maxMessageSize: Int) {
         self.maxMessageSize = max(0, maxMessageSize)
@@ -37,8 +40,27 @@ struct WebSocketMessageAssembler: Sendable {
         return true
     }
 
+    /// Checks the next bytes of a data frame that has not arrived whole (its payload's bytes in order, each once):
+    /// bytes that cannot continue a text message's UTF-8 throw now, before the rest of the frame comes. The frame
+    /// is taken whole later with ``take(_:)`` as any other; what it would refuse for other reasons is left to that.
+    mutating func inspect(_ opcode: WebSocketFrame.Opcode, _ bytes: Data) throws(WebSocketProtocolViolation) {
+        var validator: UTF8Validator
+        if let lookahead {
+            validator = lookahead
+        } else {
+            switch (opcode, state) {
+            case (.text, .idle): validator = UTF8Validator()
+            case (.continuation, .text(_, let sofar)): validator = sofar
+            default: return
+            }
+        }
+        guard validator.consume(bytes) else { throw .invalidText("a text message is not UTF-8") }
+        lookahead = validator
+    }
+
     /// Takes the next frame.
     mutating func take(_ frame: WebSocketFrame) throws(WebSocketProtocolViolation) -> WebSocketEvent {
+        if !frame.opcode.isControl { lookahead = nil }
         switch frame.opcode {
         case .ping: return .ping(frame.payload)
         case .pong: return .pong(frame.payload)

@@ -14,12 +14,15 @@ public struct WebSocketOptions: Sendable, Hashable {
     /// How long a keep-alive ping may go unanswered before the connection fails (close 1011). Pongs are read with
     /// the messages, so a reader that stops reading for longer than this loses the connection. Default 20 s.
     public var pongTimeout: Duration
-    /// How long ``WebSocket/close(code:reason:)`` waits for the server's close frame before it drops the
-    /// connection. Default 10 s.
+    /// How long a closing connection may take, from the moment its first close frame is due (a call to
+    /// ``WebSocket/close(code:reason:)``, a reader that left or was cancelled, a protocol violation, an unanswered
+    /// keep-alive ping, the server's own close frame) until the server's close frame arrives; then the connection
+    /// is dropped, and any write the server has not taken fails. Time runs on the client's
+    /// ``ClientConfiguration/clock``. Default 10 s.
     public var closeTimeout: Duration
     /// The permessage-deflate offer (RFC 7692); `nil` offers none. Default: offered, with context takeover both
-    /// ways, as browsers do (text protocols shrink several times over, and a server that declines costs nothing).
-    /// Errand's own framing (the curl transport) applies it.
+    /// ways and the client's window left for the server to bound, as browsers do (text protocols shrink several
+    /// times over, and a server that declines costs nothing). Errand's own framing (the curl transport) applies it.
     public var compression: WebSocketCompression?
     /// How long the server may take to answer the upgrade once the connection is open, on the client's
     /// ``ClientConfiguration/clock``; then the handshake fails with ``TransportFailure/Kind/timedOut``. Default 30 s.

@@ -32,6 +32,9 @@ struct WebSocketStateMachine: Sendable {
     /// The peer's close code and reason, once its close frame arrived.
     private(set) var peerClose: (code: WebSocketCloseCode?, reason: String)?
 
+    /// Whether messages may still be sent: no close frame was sent or received yet.
+    var isOpen: Bool { state == .open }
+
     var isClosed: Bool {
         if case .closed = state { return true }
         return false

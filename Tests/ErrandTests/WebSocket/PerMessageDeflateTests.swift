@@ -25,7 +25,7 @@ struct PerMessageDeflateTests {
 
     @Test("the offer names the extension and each parameter asked for")
     func offers() {
-        #expect(PerMessageDeflate.offer(WebSocketCompression()) == "permessage-deflate")
+        #expect(PerMessageDeflate.offer(WebSocketCompression()) == "permessage-deflate; client_max_window_bits")
         #expect(
             PerMessageDeflate.offer(
                 WebSocketCompression(
@@ -40,7 +40,7 @@ struct PerMessageDeflateTests {
     @Test("the handshake carries the offer unless compression is off")
     func handshakeHeaders() {
         let offered = WebSocketHandshake(compression: WebSocketCompression()).headers(adding: [:])
-        #expect(offered["Sec-WebSocket-Extensions"] == "permessage-deflate")
+        #expect(offered["Sec-WebSocket-Extensions"] == "permessage-deflate; client_max_window_bits")
         #expect(WebSocketHandshake(compression: nil).headers(adding: [:])["Sec-WebSocket-Extensions"] == nil)
         #expect(WebSocketOptions().compression == WebSocketCompression())
     }
@@ -75,6 +75,14 @@ struct PerMessageDeflateTests {
         #expect(try agreement("permessage-deflate", offer: offer)?.clientNoContextTakeover == true)
     }
 
+    @Test("client_max_window_bits offered with no value (the default): any window the server names, else 15")
+    func clientWindowLeftToServer() throws {
+        for bits in 8...15 {
+            #expect(try agreement("permessage-deflate; client_max_window_bits=\(bits)")?.clientMaxWindowBits == bits)
+        }
+        #expect(try agreement("permessage-deflate")?.clientMaxWindowBits == 15)
+    }
+
     @Test("client_max_window_bits offered: the server's value, or the offer's when it names none")
     func clientWindow() throws {
         let offer = WebSocketCompression(clientMaxWindowBits: 12)
@@ -87,8 +95,8 @@ struct PerMessageDeflateTests {
         arguments: [
             ("x-webkit-deflate-frame", "x-webkit-deflate-frame, which was not offered"),
             ("permessage-deflate, permessage-deflate", "more than the one extension"),
-            ("permessage-deflate; client_max_window_bits=10", "client_max_window_bits was not offered"),
-            ("permessage-deflate; client_max_window_bits", "client_max_window_bits was not offered"),
+            ("permessage-deflate; client_max_window_bits", "not a window size"),
+            ("permessage-deflate; client_max_window_bits=7", "not a window size"),
             ("permessage-deflate; server_no_context_takeover; server_no_context_takeover", "given twice"),
             ("permessage-deflate; server_no_context_takeover=1", "takes no value"),
             ("permessage-deflate; server_max_window_bits=16", "not a window size"),
@@ -106,8 +114,8 @@ struct PerMessageDeflateTests {
         #expect(found?.contains(reason) == true, "\(answer): \(found ?? "accepted")")
     }
 
-    @Test("window bits answered above what was asked or offered fail; 8 for the client's window cannot be honoured")
-    func windowLimits() {
+    @Test("window bits answered above what was asked or offered fail; 8 for the client's window is agreed")
+    func windowLimits() throws {
         #expect(
             refusal("permessage-deflate; server_max_window_bits=12", offer: .init(serverMaxWindowBits: 10))?
                 .contains("more than the 10 asked for") == true)
@@ -117,8 +125,8 @@ struct PerMessageDeflateTests {
             refusal("permessage-deflate; client_max_window_bits=13", offer: .init(clientMaxWindowBits: 12))?
                 .contains("more than the 12 offered") == true)
         #expect(
-            refusal("permessage-deflate; client_max_window_bits=8", offer: .init(clientMaxWindowBits: 12))?
-                .contains("cannot be honoured") == true)
+            try agreement("permessage-deflate; client_max_window_bits=8", offer: .init(clientMaxWindowBits: 12))?
+                .clientMaxWindowBits == 8)
     }
 
     @Test("an extension accepted when none was offered fails the handshake")

@@ -75,6 +75,40 @@ struct WebSocketCompressionServerTests {
     }
 
     @Test(
+        "a server that requires client_max_window_bits in the offer agrees to the default one; the client keeps to it",
+        arguments: [8, 9, 10])
+    func boundedClientWindow(bits: Int) async throws {
+        let request = Request<Void>(
+            path: "/extensions",
+            query: [QueryItem("client_max_window_bits", "\(bits)"), QueryItem("require_client_max_window_bits", "")])
+        let socket = try await webSocketClient(.webSocket).webSocket(request)
+        #expect(await socket.isCompressed)
+        let header = socket.handshakeHeaders["Sec-WebSocket-Extensions"] ?? ""
+        #expect(header.contains("client_max_window_bits=\(bits)"), "\(header)")
+        var iterator = socket.messages.makeAsyncIterator()
+        guard case .text(let seen) = try await iterator.next() else {
+            Issue.record("no extensions message")
+            return
+        }
+        #expect(seen.contains("remote_max_window_bits=\(bits)"), "\(seen)")
+        // The same 4 KiB twice, in two messages: compressed with a window larger than the one agreed, the second
+        // refers back into the first further than the server's inflater (which keeps only the agreed window across
+        // messages) can follow, and it fails the connection.
+        var generator = SplitMix(seed: 11)
+        let block = Data((0..<4096).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+        let messages: [WebSocketMessage] = [
+            .binary(block), .binary(block), .text(String(repeating: "a line repeated far apart; ", count: 2000)),
+        ]
+        for message in messages {
+            try await socket.send(message)
+            #expect(try await iterator.next() == message)
+        }
+        await socket.close()
+        #expect(try await iterator.next() == nil)
+        #expect(await socket.closeCode == .normalClosure)
+    }
+
+    @Test(
         "each context-takeover variant, asked by the client or imposed by the server, echoes whole",
         arguments: [
             ("", WebSocketCompression(serverNoContextTakeover: true), "server_no_context_takeover"),

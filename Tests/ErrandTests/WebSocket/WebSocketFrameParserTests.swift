@@ -60,6 +60,27 @@ struct WebSocketFrameParserTests {
         #expect(parser.bufferedCount == 0)
     }
 
+    @Test("the payload of a frame still arriving is handed out as it comes, each byte once, and not past the frame")
+    func uncheckedPayload() throws {
+        let bytes = serverFrame(0x1, Array("abcdefgh".utf8), fin: false) + serverFrame(0x9, [7])
+        var parser = WebSocketFrameParser(maxPayload: 1024)
+        var handedOut = Data()
+        var frames: [WebSocketFrame] = []
+        for byte in bytes {
+            parser.append(Data([byte]))
+            while let frame = try parser.nextFrame() { frames.append(frame) }
+            if let partial = parser.takeUncheckedPayload() {
+                #expect(partial.opcode == .text)
+                #expect(!partial.isCompressed)
+                handedOut.append(partial.bytes)
+            }
+        }
+        // The last payload byte completes the frame, which nextFrame() then returns whole instead.
+        #expect(handedOut == Data("abcdefg".utf8))
+        #expect(frames.map(\.opcode) == [.text, .ping])
+        #expect(parser.takeUncheckedPayload() == nil)
+    }
+
     @Test("reserved bits without an extension are refused with 1002", arguments: [0x40, 0x20, 0x10] as [UInt8])
     func reservedBits(bit: UInt8) {
         #expect(violation(serverFrame(0x1, [0x41], rsv: bit))?.code == .protocolError)

@@ -61,7 +61,8 @@ struct WebSocketHostileDeflateTests {
     @Test(
         "an extensions answer the client did not offer fails the handshake, naming the header",
         arguments: [
-            ("permessage-deflate; client_max_window_bits=10", WebSocketCompression()),
+            ("permessage-deflate; client_max_window_bits", WebSocketCompression()),
+            ("permessage-deflate; client_max_window_bits=14", WebSocketCompression(clientMaxWindowBits: 12)),
             ("permessage-deflate; server_max_window_bits=20", WebSocketCompression()),
             ("x-webkit-deflate-frame", WebSocketCompression()),
             ("permessage-deflate", nil),

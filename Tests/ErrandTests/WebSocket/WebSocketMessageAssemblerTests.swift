@@ -64,6 +64,29 @@ struct WebSocketMessageAssemblerTests {
         }
     }
 
+    @Test("the part of a text frame that arrived is checked as it comes: bad bytes fail before the frame is whole")
+    func inspectedPartialFrames() throws {
+        var assembler = WebSocketMessageAssembler(maxMessageSize: 100)
+        // Autobahn 6.4.3: "κόσμε", then F4 90 80 80 (past U+10FFFF), in pieces of one frame.
+        try assembler.inspect(.text, Data("κόσμε".utf8))
+        #expect(throws: WebSocketProtocolViolation.invalidText("a text message is not UTF-8")) {
+            var copy = assembler
+            try copy.inspect(.text, Data([0xF4, 0x90]))
+        }
+        // A character cut between the pieces is fine; the whole frame is then taken as usual.
+        try assembler.inspect(.text, Data([0xCE]))
+        #expect(
+            try assembler.take(frame(.text, bytes: Array("κόσμε".utf8) + [0xCE, 0xBA])) == .message(.text("κόσμεκ")))
+        // A continuation frame of a text message carries on from the fragments taken; binary is not checked.
+        _ = try assembler.take(frame(.text, bytes: [0x41, 0xE2], fin: false))
+        #expect(throws: WebSocketProtocolViolation.self) {
+            var copy = assembler
+            try copy.inspect(.continuation, Data([0x41]))
+        }
+        var binary = WebSocketMessageAssembler(maxMessageSize: 100)
+        try binary.inspect(.binary, Data([0xFF, 0xFE]))
+    }
+
     @Test("a text message ending inside a character fails with 1007")
     func truncatedCharacter() {
         #expect(throws: WebSocketProtocolViolation.invalidText("a text message ends inside a character")) {

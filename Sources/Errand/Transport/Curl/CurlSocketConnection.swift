@@ -78,17 +78,22 @@ final class CurlSocketConnection: WebSocketByteStream, @unchecked Sendable {
         return connection
     }
 
+    /// Cancelling the task closes the connection: bytes written in part cannot be taken back.
     func write(_ bytes: Data) async throws(ErrandError) {
         guard !bytes.isEmpty else { return }
         do {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let refusal: ErrandError? = shared.withLock { shared in
-                    if case .ended(let failure) = shared.phase { return failure ?? Self.closed(url) }
-                    if shared.closeRequested { return Self.closed(url) }
-                    shared.outgoing.append((bytes, continuation))
-                    return nil
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    let refusal: ErrandError? = shared.withLock { shared in
+                        if case .ended(let failure) = shared.phase { return failure ?? Self.closed(url) }
+                        if shared.closeRequested { return Self.closed(url) }
+                        shared.outgoing.append((bytes, continuation))
+                        return nil
+                    }
+                    if let refusal { continuation.resume(throwing: refusal) } else { signal() }
                 }
-                if let refusal { continuation.resume(throwing: refusal) } else { signal() }
+            } onCancel: {
+                close()
             }
         } catch {
             throw ErrandError(error)
@@ -236,11 +241,13 @@ final class CurlSocketConnection: WebSocketByteStream, @unchecked Sendable {
         while true {
             drainWake()
             let (closing, hasRoom) = shared.withLock { ($0.closeRequested, $0.inbound.count < capacity) }
+            // Closing ends the connection now: a write the peer is not taking is failed, never waited for.
+            if closing { return nil }
             var writeBlocked = false
             switch flush(easy) {
             case .failed(let failure): return failure
             case .blocked: writeBlocked = true
-            case .done: if closing { return nil }
+            case .done: break
             }
             var readBlocked = false
             if hasRoom {

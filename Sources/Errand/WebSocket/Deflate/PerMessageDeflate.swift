@@ -13,7 +13,7 @@ enum PerMessageDeflate {
         var clientNoContextTakeover = false
         /// The window the server compresses with at most (informational: the inflater reads any window).
         var serverMaxWindowBits = 15
-        /// The window the client must compress with at most.
+        /// The window the client must compress with at most; below 9 (zlib's least) its messages go uncompressed.
         var clientMaxWindowBits = 15
     }
 
@@ -23,7 +23,13 @@ enum PerMessageDeflate {
         if compression.serverNoContextTakeover { parts.append("server_no_context_takeover") }
         if compression.clientNoContextTakeover { parts.append("client_no_context_takeover") }
         if let bits = compression.serverMaxWindowBits { parts.append("server_max_window_bits=\(bits)") }
-        if let bits = compression.clientMaxWindowBits { parts.append("client_max_window_bits=\(bits)") }
+        // Always offered: without it a server may not bound the client's window (§7.1.2.2), and one that needs a
+        // bounded window (to cap its own memory) then declines compression altogether.
+        if let bits = compression.clientMaxWindowBits {
+            parts.append("client_max_window_bits=\(bits)")
+        } else {
+            parts.append("client_max_window_bits")
+        }
         return parts.joined(separator: "; ")
     }
 
@@ -59,15 +65,13 @@ enum PerMessageDeflate {
                 }
                 agreement.serverMaxWindowBits = bits
             case "client_max_window_bits":
-                guard let allowed = offered.clientMaxWindowBits else {
-                    throw .extensionRefused("client_max_window_bits was not offered")
-                }
+                // The offer always carries it, with or without a value; the answer must name a window (§7.1.2.2).
                 let bits = try windowBits(key, value)
+                let allowed = offered.clientMaxWindowBits ?? 15
                 guard bits <= allowed else {
                     throw .extensionRefused("client_max_window_bits=\(bits) is more than the \(allowed) offered")
                 }
-                // zlib's raw deflate has no 256-byte window; the offer never goes below 9, but a server might.
-                guard bits >= 9 else { throw .extensionRefused("client_max_window_bits=8 cannot be honoured") }
+                // 8 is honoured by sending uncompressed messages: zlib's raw deflate has no 256-byte window.
                 agreement.clientMaxWindowBits = bits
             default:
                 throw .extensionRefused("the parameter \(key) is not permessage-deflate's")
@@ -76,7 +80,7 @@ enum PerMessageDeflate {
         if offered.serverMaxWindowBits != nil, !seen.contains("server_max_window_bits") {
             throw .extensionRefused("server_max_window_bits was asked for and not answered")
         }
-        if offered.clientMaxWindowBits == nil || !seen.contains("client_max_window_bits") {
+        if !seen.contains("client_max_window_bits") {
             agreement.clientMaxWindowBits = offered.clientMaxWindowBits ?? 15
         }
         if offered.clientNoContextTakeover { agreement.clientNoContextTakeover = true }

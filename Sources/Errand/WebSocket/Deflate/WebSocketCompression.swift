@@ -13,11 +13,14 @@ public struct WebSocketCompression: Sendable, Hashable {
     public var clientNoContextTakeover: Bool
     /// Asks the server for a window of at most 2^bits bytes, 8 to 15 (`server_max_window_bits`); `nil` asks for none.
     public var serverMaxWindowBits: Int?
-    /// Offers to compress with a window of at most 2^bits bytes, 9 to 15 (`client_max_window_bits`), which a server
-    /// may lower to as few as 9 bits; `nil` (the default) makes no such offer and compresses with 15.
+    /// Offers to compress with a window of at most 2^bits bytes, 9 to 15 (`client_max_window_bits=bits`); `nil`
+    /// (the default) offers `client_max_window_bits` with no value, which leaves the window to the server. Either
+    /// way a server may bound the window further, down to 8 bits; the client compresses with the window agreed (15
+    /// when the server names none), and with 8 sends its messages uncompressed, since zlib has no 256-byte window.
     public var clientMaxWindowBits: Int?
 
-    /// Creates an offer; by default context takeover both ways and the largest windows, as browsers offer.
+    /// Creates an offer; by default context takeover both ways, the largest windows, and the server free to bound
+    /// the client's window, as browsers offer.
     ///
     /// Window bits outside their ranges are brought into them.
     public init(

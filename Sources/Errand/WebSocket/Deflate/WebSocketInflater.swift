@@ -22,6 +22,14 @@ final class WebSocketInflater {
         case failed(WebSocketProtocolViolation)
     }
 
+    /// Whether a compressed message is in progress: its frames' payloads are deflate data, not the message's bytes.
+    var isInsideCompressedMessage: Bool {
+        switch state {
+        case .inflating, .ended: return true
+        case .ready, .plain, .failed: return false
+        }
+    }
+
     /// The most a single step of zlib writes.
     static let chunkSize = 16 * 1024
     /// What §7.2.2 has the receiver append to every message: the end of the empty stored block the sender removed.
