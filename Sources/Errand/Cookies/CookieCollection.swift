@@ -121,7 +121,8 @@ struct CookieCollection: Sendable {
         cookie.isHTTPOnly = field.isHTTPOnly
         cookie.sameSite = field.sameSite
         if cookie.isSecure, !secureOrigin { throw .insecureOrigin }
-        try Self.checkPrefix(cookie, secureOrigin: secureOrigin)
+        let hasDomain = !(field.domain ?? "").isEmpty
+        try Self.checkPrefix(cookie, secureOrigin: secureOrigin, hasDomainAttribute: hasDomain)
         if !cookie.isSecure, !secureOrigin, shadowsSecure(cookie) { throw .shadowsSecureCookie(cookie.name) }
         return store(cookie, now: now)
     }
@@ -136,6 +137,9 @@ struct CookieCollection: Sendable {
         let written = cookie.domain.hasPrefix(".") ? String(cookie.domain.dropFirst()) : cookie.domain
         guard let domain = CookieDomain.canonical(written) else { throw .malformed }
         cookie.domain = domain
+        // A domain cookie says it had a Domain attribute, which `__Host-` forbids even where an address makes the
+        // cookie host-only.
+        let hasDomain = !cookie.isHostOnly
         if CookieDomain.isIPAddress(domain) { cookie.isHostOnly = true }
         guard SetCookie.isValidPair(name: cookie.name, value: cookie.value), SetCookie.isValidPath(cookie.path),
             cookie.created.timeIntervalSinceReferenceDate.isFinite,
@@ -148,7 +152,7 @@ struct CookieCollection: Sendable {
         cookie.created = min(cookie.created, now)
         cookie.lastAccessed = min(cookie.lastAccessed, now)
         if !cookie.isHostOnly, suffixes.isPublicSuffix(domain) { throw .publicSuffix(domain) }
-        try Self.checkPrefix(cookie, secureOrigin: true)
+        try Self.checkPrefix(cookie, secureOrigin: true, hasDomainAttribute: hasDomain)
         return cookie
     }
 
@@ -298,9 +302,10 @@ struct CookieCollection: Sendable {
         return field.expires.map { min($0, latest) }
     }
 
-    /// `__Secure-` needs `Secure` from a secure origin; `__Host-` also a host-only cookie on `/`. A cookie without a
-    /// name may not look like either (RFC 6265bis §4.1.3), nor may either prefix be spelt in another case.
-    static func checkPrefix(_ cookie: Cookie, secureOrigin: Bool) throws(CookieRejection) {
+    /// `__Secure-` needs `Secure` from a secure origin; `__Host-` also a host-only cookie on `/` set without a
+    /// `Domain` attribute (an address's cookie is host-only whatever its `Domain`, which still refuses it). A cookie
+    /// without a name may not look like either (RFC 6265bis §4.1.3), nor may either prefix be spelt in another case.
+    static func checkPrefix(_ cookie: Cookie, secureOrigin: Bool, hasDomainAttribute: Bool) throws(CookieRejection) {
         let name = cookie.name.isEmpty ? cookie.value : cookie.name
         let lowered = name.lowercased()
         if cookie.name.isEmpty, lowered.hasPrefix("__secure-") || lowered.hasPrefix("__host-") {
@@ -308,7 +313,7 @@ struct CookieCollection: Sendable {
         }
         if lowered.hasPrefix("__secure-"), !(cookie.isSecure && secureOrigin) { throw .prefix(name) }
         if lowered.hasPrefix("__host-"),
-            !(cookie.isSecure && secureOrigin && cookie.isHostOnly && cookie.path == "/")
+            !(cookie.isSecure && secureOrigin && cookie.isHostOnly && !hasDomainAttribute && cookie.path == "/")
         {
             throw .prefix(name)
         }

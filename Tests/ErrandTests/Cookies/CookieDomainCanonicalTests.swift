@@ -90,6 +90,18 @@ struct CookieDomainCanonicalTests {
         #expect(jar.cookies(for: url("http://9.\(host)/")).isEmpty)
     }
 
+    @Test func aHostPrefixedCookieWithADomainIsRefusedEvenFromAnAddress() {
+        // The address would make it host-only, but `__Host-` promises that no Domain attribute was given.
+        #expect(throws: CookieRejection.prefix("__Host-a")) {
+            try jar.receive(setCookie: "__Host-a=1; Secure; Path=/; Domain=127.0.0.1", from: url("http://127.0.0.1/"))
+        }
+        #expect(throws: CookieRejection.prefix("__Host-b")) {
+            try jar.add(
+                Cookie(name: "__Host-b", value: "1", domain: "127.0.0.1", isHostOnly: false, isSecure: true))
+        }
+        #expect(jar.cookies.isEmpty)
+    }
+
     @Test func aCallersCookieForAnAddressIsHostOnly() throws {
         try jar.add(Cookie(name: "a", value: "1", domain: "127.0.0.1", isHostOnly: false))
         #expect(jar.cookies.first?.isHostOnly == true)
