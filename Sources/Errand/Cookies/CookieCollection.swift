@@ -14,6 +14,10 @@ struct CookieCollection: Sendable {
     /// How far apart two creation times the jar gives are at least: cookies set in one response, or within the
     /// clock's resolution, still get times in the order they were set (§5.8.3 sends equal paths oldest first).
     static let creationStep: TimeInterval = 1e-6
+    /// How far ahead of the clock a creation time read back may be: the times the jar gives run ahead by one step
+    /// per cookie set within one tick of the clock, and a time further ahead (a tampered row) would hold every later
+    /// cookie's time there.
+    static let creationLead: TimeInterval = 60
 
     /// A stored cookie and its place in the order cookies were first stored in (a replacement keeps it, as it keeps
     /// the creation time), which breaks ties between equal creation times.
@@ -43,10 +47,10 @@ struct CookieCollection: Sendable {
     /// The cookies, in no order.
     var cookies: some Collection<Cookie> { entries.values.lazy.map(\.cookie) }
 
-    /// What one change did to each record it touched, in the order first touched: stored (new or replaced) or
-    /// removed. A record that did not exist before the change and is gone after it is no change at all.
+    /// What one change did to each record it touched: stored (new or replaced) or removed. A record that did not
+    /// exist before the change and is gone after it is no change at all, and is forgotten at once, so a response
+    /// that sets and evicts thousands of cookies leaves only what the file must learn.
     struct Changes: Sendable, Equatable {
-        private var touched: [Cookie.Identity] = []
         private var outcome: [Cookie.Identity: Outcome] = [:]
 
         private struct Outcome: Sendable, Equatable {
@@ -61,13 +65,11 @@ struct CookieCollection: Sendable {
             for identity in removed { remove(identity, existed: true) }
         }
 
-        /// The cookies stored, in the order first touched.
-        var stored: [Cookie] { touched.compactMap { outcome[$0]?.cookie } }
+        /// The cookies stored, in no particular order.
+        var stored: [Cookie] { outcome.values.compactMap(\.cookie) }
         /// The records removed that existed before the change.
-        var removed: [Cookie.Identity] {
-            touched.filter { outcome[$0].map { $0.cookie == nil && $0.existedBefore } ?? false }
-        }
-        var isEmpty: Bool { stored.isEmpty && removed.isEmpty }
+        var removed: [Cookie.Identity] { outcome.compactMap { $0.value.cookie == nil ? $0.key : nil } }
+        var isEmpty: Bool { outcome.isEmpty }
 
         mutating func store(_ cookie: Cookie, existed: Bool) {
             record(cookie.identity, Outcome(existedBefore: existed, cookie: cookie))
@@ -79,15 +81,15 @@ struct CookieCollection: Sendable {
 
         /// Adds a later change: its outcome wins, the earlier one's knowledge of what existed before stays.
         mutating func merge(_ other: Changes) {
-            for identity in other.touched { if let later = other.outcome[identity] { record(identity, later) } }
+            for (identity, later) in other.outcome { record(identity, later) }
         }
 
         private mutating func record(_ identity: Cookie.Identity, _ later: Outcome) {
-            if let earlier = outcome[identity] {
-                outcome[identity] = Outcome(existedBefore: earlier.existedBefore, cookie: later.cookie)
+            let existed = outcome[identity]?.existedBefore ?? later.existedBefore
+            if later.cookie == nil, !existed {
+                outcome[identity] = nil
             } else {
-                touched.append(identity)
-                outcome[identity] = later
+                outcome[identity] = Outcome(existedBefore: existed, cookie: later.cookie)
             }
         }
     }
@@ -130,8 +132,8 @@ struct CookieCollection: Sendable {
     /// A caller's or a file's cookie as the jar would keep it, or why it is refused: the rules a server's cookie
     /// obeys. The domain is canonical (a leading dot dropped), an IP address makes it host-only, name, value and path
     /// pass the parser's rules, no public suffix is a domain cookie's domain, the prefixes keep their promises; the
-    /// expiry is at most ``longestLifetime`` from `now`, and the creation and last-access times are no later than
-    /// `now`. A time that is not a number refuses the cookie.
+    /// expiry is at most ``longestLifetime`` from `now`, the creation time at most ``creationLead`` after it and the
+    /// last-access time no later than it. A time that is not a number refuses the cookie.
     func admitted(_ cookie: Cookie, now: Date) throws(CookieRejection) -> Cookie {
         var cookie = cookie
         let written = cookie.domain.hasPrefix(".") ? String(cookie.domain.dropFirst()) : cookie.domain
@@ -149,7 +151,7 @@ struct CookieCollection: Sendable {
             guard !expires.timeIntervalSinceReferenceDate.isNaN else { throw .malformed }
             cookie.expires = min(expires, now.addingTimeInterval(Self.longestLifetime))
         }
-        cookie.created = min(cookie.created, now)
+        cookie.created = min(cookie.created, now.addingTimeInterval(Self.creationLead))
         cookie.lastAccessed = min(cookie.lastAccessed, now)
         if !cookie.isHostOnly, suffixes.isPublicSuffix(domain) { throw .publicSuffix(domain) }
         try Self.checkPrefix(cookie, secureOrigin: true, hasDomainAttribute: hasDomain)
