@@ -190,9 +190,8 @@ struct CookieCollection: Sendable {
             if old == nil { nextOrder &+= 1 }
         }
         if origin != .file { cookie.lastAccessed = max(cookie.lastAccessed, now) }
-        if let old, old.cookie.domain != cookie.domain || old.cookie.isSecure != cookie.isSecure {
-            removeEntry(cookie.identity)
-        }
+        // The secure-name index changes with the flag; the domain is part of the identity and cannot.
+        if let old, old.cookie.isSecure != cookie.isSecure { removeEntry(cookie.identity) }
         insertEntry(Entry(cookie: cookie, order: order), replacing: old)
         changes.store(cookie, existed: old != nil)
         changes.merge(evict(now: now, domain: cookie.domain))
