@@ -6,7 +6,8 @@ public struct Cookie: Sendable, Hashable {
     public var name: String
     /// The cookie's value.
     public var value: String
-    /// The host (host-only cookies) or the domain (domain cookies) it belongs to, lower-cased, without a leading dot.
+    /// The host (host-only cookies) or the domain (domain cookies) it belongs to: lower-cased, IDNA-encoded, without
+    /// a leading dot; a trailing dot kept, as an absolute name is another host. A cookie of an IP address is host-only.
     public var domain: String
     /// Whether it goes to ``domain`` alone (`true`, no `Domain` attribute) or to its subdomains too.
     public var isHostOnly: Bool
@@ -22,7 +23,8 @@ public struct Cookie: Sendable, Hashable {
     /// The `SameSite` attribute as the server sent it; `nil` when it sent none or an unknown value.
     public var sameSite: SameSite?
     /// When the cookie was first stored (a replacement keeps the first one's): cookies with equal paths are sent
-    /// oldest first.
+    /// oldest first. The jar gives each server's cookie a time later than any it gave before, so the cookies of one
+    /// response keep the order their fields came in.
     public var created: Date
     /// When the cookie was last sent or stored: the least recently used go first when the jar is over its limits.
     public var lastAccessed: Date

@@ -6,19 +6,42 @@ import Foundation
 /// except `#HttpOnly_` before a domain, which marks an `HttpOnly` cookie. The format has no place for `SameSite`.
 extension CookieJar {
     /// The jar's cookies in the Netscape format, domain cookies with a leading dot, session cookies with expiry 0.
+    ///
+    /// A cookie the format cannot hold is left out: a tab in its name, value or path (legal in `Set-Cookie`) would
+    /// split its line into more than seven fields. ``exportNetscapeFile()`` says which.
     public func netscapeFile() -> String {
+        exportNetscapeFile().text
+    }
+
+    /// The jar's cookies in the Netscape format, and the cookies left out because the format cannot hold them (a tab
+    /// in the name, value or path). ``importNetscapeFile(_:)`` reads back every cookie written, with its name,
+    /// value, domain, path, flags and expiry to the second.
+    public func exportNetscapeFile() -> NetscapeCookieExport {
         var text = "# Netscape HTTP Cookie File\n# Written by Errand; every line is domain, subdomains, path, secure, "
         text += "expiry, name, value.\n\n"
+        var skipped: [Cookie] = []
         for cookie in cookies {
+            guard !(cookie.name + cookie.value + cookie.path).utf8.contains(UInt8(ascii: "\t")) else {
+                skipped.append(cookie)
+                continue
+            }
             let domain = (cookie.isHTTPOnly ? "#HttpOnly_" : "") + (cookie.isHostOnly ? "" : ".") + cookie.domain
-            let expiry = cookie.expires.map { String(Int64($0.timeIntervalSince1970.rounded(.down))) } ?? "0"
+            let expiry = cookie.expires.map { String(Self.netscapeSeconds($0)) } ?? "0"
             let fields = [
                 domain, cookie.isHostOnly ? "FALSE" : "TRUE", cookie.path, cookie.isSecure ? "TRUE" : "FALSE", expiry,
                 cookie.name, cookie.value,
             ]
             text += fields.joined(separator: "\t") + "\n"
         }
-        return text
+        return NetscapeCookieExport(text: text, skipped: skipped)
+    }
+
+    /// An expiry as the format writes it: whole seconds since 1970, at least 1 (0 means a session cookie), clamped
+    /// to what an `Int64` holds rather than trapping on a date beyond it.
+    static func netscapeSeconds(_ date: Date) -> Int64 {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        guard let whole = Int64(exactly: seconds) else { return seconds > 0 ? .max : 1 }
+        return max(1, whole)
     }
 
     /// Adds the cookies of a Netscape cookie file, replacing those with the same name, domain and path; cookies
@@ -26,7 +49,9 @@ extension CookieJar {
     ///
     /// The file is read whole before anything is added: a line that is not a cookie (not seven fields, a flag that
     /// is neither `TRUE` nor `FALSE`, an expiry that is not a whole number) or a cookie that the jar's rules refuse
-    /// throws a ``CookieFileError`` naming its line, and the jar is left as it was.
+    /// throws a ``CookieFileError`` naming its line, and the jar is left as it was. The rules are a server's
+    /// (``add(_:)``): nothing in a file reaches a request that a `Set-Cookie` could not have set, and no expiry lies
+    /// more than 400 days ahead, however far the file's does.
     @discardableResult
     public func importNetscapeFile(_ text: String) throws(CookieFileError) -> Int {
         let now = self.now
@@ -102,4 +127,12 @@ public struct CookieFileError: DescribedError, Hashable {
 
     /// The type, the line and the reason, for the log.
     public var debugDescription: String { "CookieFileError(line: \(line)): \(reason)" }
+}
+
+/// What ``CookieJar/exportNetscapeFile()`` wrote, and what it could not.
+public struct NetscapeCookieExport: Sendable, Hashable {
+    /// The file's text.
+    public var text: String
+    /// The cookies left out: a tab in the name, value or path would split the line.
+    public var skipped: [Cookie]
 }

@@ -60,9 +60,13 @@ public final class CookieJar: Sendable {
 
     /// A jar kept in an SQLite file: its cookies are read now, and every change is written through.
     ///
-    /// Session cookies stay in memory. A damaged cookie file is replaced by an empty one; a file that is not
-    /// recognisably a cookie file of Errand's (not a database, another program's database) is refused and left as it
-    /// is, and so is a path with a symbolic link anywhere on it, before anything is created. Other processes may open the same file, but each reads it only when it
+    /// What the file holds is as untrusted as what a server sends: a row whose name, value, domain or path a
+    /// `Set-Cookie` could not carry (a control character, a `;`, a public suffix as a domain cookie's domain) is
+    /// dropped from the file, and an expiry beyond 400 days from now is cut to that. Session cookies stay in memory.
+    /// A damaged cookie file is replaced by an empty one; a file that is not recognisably a cookie file of Errand's
+    /// (not a database, another program's database) is refused and left as it is, and so is a path with a symbolic
+    /// link on it that is not the system's, before anything is created. Other processes may open the same file, but
+    /// each reads it only when it
     /// opens it, and the last to write a cookie wins.
     public convenience init(
         fileURL: URL, limits: Limits = Limits(), publicSuffixes: PublicSuffixList = .system,
@@ -77,17 +81,9 @@ public final class CookieJar: Sendable {
     {
         let file = try CookieFile(fileURL: fileURL)
         var collection = CookieCollection(limits: limits, suffixes: publicSuffixes)
-        let now = timeline.date
-        var changes = CookieCollection.Changes()
-        for cookie in file.load() {
-            guard !cookie.isExpired(at: now) else {
-                changes.removed.append(cookie.identity)
-                continue
-            }
-            changes.merge(collection.store(cookie, now: now, from: .file))
-        }
-        // What expired while the file was closed, and what a smaller limit evicts now, leaves the file too.
-        file.write(CookieCollection.Changes(removed: changes.removed))
+        // A row passes the rules a server's cookie does before it can reach a request; what a row fails, what
+        // expired while the file was closed and what a smaller limit evicts now leaves the file too.
+        file.write(collection.load(file.load(), now: timeline.date))
         state = Mutex(State(collection: collection, file: file))
         self.timeline = timeline
         self.fileURL = fileURL
@@ -102,6 +98,12 @@ public final class CookieJar: Sendable {
     public var cookies: [Cookie] {
         state.withLock { $0.collection.all(now: now) }
     }
+
+    /// How many records the jar holds, expired ones not yet evicted included.
+    var cookieCount: Int { state.withLock { $0.collection.entries.count } }
+
+    /// The sizes of the jar's eviction heaps, live and stale elements together.
+    var queueSizes: (usage: Int, expiry: Int) { state.withLock { $0.collection.queueSizes } }
 
     /// The cookies a request to `url` would carry, in the order they would be sent.
     public func cookies(for url: URL) -> [Cookie] {
@@ -125,9 +127,14 @@ public final class CookieJar: Sendable {
 
     // MARK: Storing
 
-    /// Stores every `Set-Cookie` of a response from `url`; those the rules refuse are dropped.
+    /// Stores every `Set-Cookie` of a response from `url`, in the order of the fields; those the rules refuse are
+    /// dropped.
+    ///
+    /// Each field is one cookie, commas and all (`foo="bar, baz=qux"`), as the wire carries it. Errand's URLSession
+    /// transport separates the fields that `HTTPURLResponse.allHeaderFields` joined; headers taken from that
+    /// property directly hold the joined line, which this reads as one cookie.
     public func receive(_ headers: HTTPHeaders, from url: URL) {
-        let fields = headers.values(for: "Set-Cookie").flatMap(SetCookie.values(in:))
+        let fields = headers.values(for: "Set-Cookie")
         guard !fields.isEmpty else { return }
         let now = self.now
         state.withLock { state in
@@ -156,26 +163,25 @@ public final class CookieJar: Sendable {
     /// Adds a cookie made by the caller, replacing one with its name, domain and path; an expired one removes that
     /// record instead.
     ///
-    /// The rules a server's cookie obeys apply: a name and value without control characters or `;` and at most
-    /// 4096 bytes together, a path starting with `/`, no public suffix as a domain cookie's domain, and the
-    /// `__Secure-` and `__Host-` prefixes' promises. Its domain is lower-cased and loses a leading dot.
+    /// The rules a server's cookie obeys apply: a name and value without control characters (but a tab) or `;`, a
+    /// name without `=`, at most 4096 bytes together, a path starting with `/` of at most 1024 bytes, a domain that
+    /// is a host name or an IP address (which makes the cookie host-only), no public suffix as a domain cookie's
+    /// domain, and the `__Secure-` and `__Host-` prefixes' promises. Its domain is lower-cased, IDNA-encoded and
+    /// loses a leading dot; an expiry beyond 400 days from now is cut to that, and creation and last-access times
+    /// after now are set to now.
     public func add(_ cookie: Cookie) throws(CookieRejection) {
         try add(contentsOf: [cookie])
     }
 
     /// Adds caller-made cookies as ``add(_:)`` does, all or (when one is refused) none.
     func add(contentsOf cookies: [Cookie]) throws(CookieRejection) {
-        let cookies = cookies.map { cookie in
-            var cookie = cookie
-            let domain = cookie.domain.hasPrefix(".") ? String(cookie.domain.dropFirst()) : cookie.domain
-            cookie.domain = CookieDomain.canonical(domain)
-            return cookie
-        }
         let now = self.now
         try state.withLock { state throws(CookieRejection) in
-            for cookie in cookies { try Self.check(cookie, suffixes: state.collection.suffixes) }
+            var admitted: [Cookie] = []
+            admitted.reserveCapacity(cookies.count)
+            for cookie in cookies { admitted.append(try state.collection.admitted(cookie, now: now)) }
             var changes = CookieCollection.Changes()
-            for cookie in cookies { changes.merge(state.collection.store(cookie, now: now, from: .caller)) }
+            for cookie in admitted { changes.merge(state.collection.store(cookie, now: now, from: .caller)) }
             state.file?.write(changes)
         }
     }
@@ -205,16 +211,5 @@ public final class CookieJar: Sendable {
             _ = state.collection.remove { _ in true }
             state.file?.removeAll()
         }
-    }
-
-    /// The rules a caller's cookie must obey (a server's obeys them by construction).
-    private static func check(_ cookie: Cookie, suffixes: PublicSuffixList) throws(CookieRejection) {
-        let pair = cookie.name + cookie.value
-        guard !(cookie.name.isEmpty && cookie.value.isEmpty), pair.utf8.count <= SetCookie.maxPairSize,
-            !pair.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: ";") }),
-            !cookie.name.contains("="), cookie.path.hasPrefix("/"), !cookie.domain.isEmpty
-        else { throw .malformed }
-        if !cookie.isHostOnly, suffixes.isPublicSuffix(cookie.domain) { throw .publicSuffix(cookie.domain) }
-        try CookieCollection.checkPrefix(cookie, secureOrigin: true)
     }
 }

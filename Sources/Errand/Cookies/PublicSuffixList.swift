@@ -38,11 +38,11 @@ public struct PublicSuffixList: Sendable {
         for line in text.split(whereSeparator: \.isNewline) {
             guard let rule = line.split(whereSeparator: \.isWhitespace).first, !rule.hasPrefix("//") else { continue }
             if rule.hasPrefix("!") {
-                exceptions.insert(CookieDomain.canonical(String(rule.dropFirst())))
+                CookieDomain.canonical(String(rule.dropFirst())).map { _ = exceptions.insert($0) }
             } else if rule.hasPrefix("*.") {
-                wildcards.insert(CookieDomain.canonical(String(rule.dropFirst(2))))
+                CookieDomain.canonical(String(rule.dropFirst(2))).map { _ = wildcards.insert($0) }
             } else {
-                rules.insert(CookieDomain.canonical(String(rule)))
+                CookieDomain.canonical(String(rule)).map { _ = rules.insert($0) }
             }
         }
         self.init(rules: rules, wildcards: wildcards, exceptions: exceptions, isLoaded: true)
@@ -56,8 +56,10 @@ public struct PublicSuffixList: Sendable {
     }
 
     /// Whether a canonical domain (lower case, IDNA-encoded) is a public suffix: the list's prevailing rule for it
-    /// covers all of it. A single label always is.
+    /// covers all of it. A single label always is. A trailing dot (an absolute name: `com.`, `co.uk.`) is read
+    /// through, so it names the same suffix as without.
     public func isPublicSuffix(_ domain: String) -> Bool {
+        let domain = domain.hasSuffix(".") ? String(domain.dropLast()) : domain
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
         guard labels.count > 1 else { return true }
         if exceptions.contains(domain) { return false }

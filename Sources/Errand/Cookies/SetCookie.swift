@@ -7,7 +7,11 @@ import Foundation
 /// both empty, or when together they are longer than ``maxPairSize``. An attribute with a value longer than
 /// ``maxAttributeSize`` is ignored, and so is one whose value does not parse: an `Expires` that is not an HTTP date
 /// (read by the strict parser the cache uses, so a cookie lasts no longer than its server wrote it to), a `Max-Age`
-/// that is not an optionally negative integer, an empty `Domain`.
+/// that is not an optionally negative integer.
+///
+/// ``isValidPair(name:value:)`` and ``isValidPath(_:)`` state what a parsed name, value and path can be; a cookie
+/// from a caller, the jar's file or a Netscape file is held to them too, so nothing reaches a `Cookie` field that a
+/// server could not have set.
 struct SetCookie: Sendable, Hashable {
     /// The most bytes of name and value together.
     static let maxPairSize = 4096
@@ -20,7 +24,9 @@ struct SetCookie: Sendable, Hashable {
     var expires: Date?
     /// `Max-Age` in seconds (clamped to what an `Int` holds); it wins over `Expires` wherever it is written.
     var maxAge: Int?
-    /// `Domain`, lower-cased, without the leading dot a server may write.
+    /// The last `Domain`, lower-cased, without the leading dot a server may write; empty when that attribute was
+    /// empty, which makes the cookie host-only (RFC 6265bis §5.7), `nil` when there was none. The storage model
+    /// canonicalises it (``CookieDomain/canonical(_:)``).
     var domain: String?
     /// `Path`, when it starts with `/`.
     var path: String?
@@ -28,13 +34,15 @@ struct SetCookie: Sendable, Hashable {
     var isHTTPOnly = false
     var sameSite: Cookie.SameSite?
 
-    /// The `Set-Cookie` values in one field value, which is several when the transport joined repeated lines with
-    /// commas (FoundationNetworking does, and so does Apple's `allHeaderFields`).
+    /// The `Set-Cookie` values in a field value that a transport joined from repeated lines with commas
+    /// (FoundationNetworking's and Apple's `allHeaderFields` do; curl keeps the lines apart). Only the URLSession
+    /// transport calls it, where it reads those fields: a field that arrived on its own is one cookie, commas and all
+    /// (`foo="bar, baz=qux"` stays one), which is what the jar assumes of every field it is handed.
     ///
     /// A comma starts a new value only when what follows it, up to the next `;` or `,`, is `name=…` with a name free
-    /// of spaces: the comma in an `Expires` date (`Wed, 21 Oct 2026 …`) is followed by no `=`, and a cookie value may
-    /// not hold a comma (RFC 6265bis §4.1.1). So a joined line splits back the same on both transports; what cannot
-    /// be told apart is a nameless cookie after a comma, which stays part of the value before it.
+    /// of spaces: the comma in an `Expires` date (`Wed, 21 Oct 2026 …`) is followed by no `=`. What cannot be told
+    /// apart after the join is a value that held `, name=` itself, and a nameless cookie after a comma, which stays
+    /// part of the value before it.
     static func values(in field: String) -> [String] {
         guard field.contains(",") else { return [field] }
         var values: [String] = []
@@ -71,9 +79,7 @@ struct SetCookie: Sendable, Hashable {
             name = ""
             value = Self.trimmed(pair)
         }
-        guard !(name.isEmpty && value.isEmpty), name.utf8.count + value.utf8.count <= Self.maxPairSize else {
-            return nil
-        }
+        guard Self.isValidPair(name: name, value: value) else { return nil }
         guard pairEnd < bytes.endIndex else { return }
         for attribute in bytes[(pairEnd + 1)...].split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false) {
             read(attribute, now: now)
@@ -91,9 +97,7 @@ struct SetCookie: Sendable, Hashable {
         case "max-age":
             if let seconds = Self.deltaSeconds(value) { maxAge = seconds }
         case "domain":
-            guard !value.isEmpty else { return }
-            let stripped = value.hasPrefix(".") ? String(value.dropFirst()) : value
-            domain = CookieDomain.canonical(stripped)
+            domain = (value.hasPrefix(".") ? String(value.dropFirst()) : value).lowercased()
         case "path":
             path = value.hasPrefix("/") ? value : nil
         case "secure":
@@ -119,8 +123,23 @@ struct SetCookie: Sendable, Hashable {
     }
 
     /// Controls other than a tab (`%x00-08 / %x0A-1F / %x7F`).
-    private static func isForbiddenControl(_ byte: UInt8) -> Bool {
+    static func isForbiddenControl(_ byte: UInt8) -> Bool {
         (byte < 0x20 && byte != 0x09) || byte == 0x7F
+    }
+
+    /// Whether a name and value are what this parser can give: not both empty, at most ``maxPairSize`` bytes
+    /// together, no control but a tab, no `;` (which ends the pair), no `=` in the name (which ends it).
+    static func isValidPair(name: String, value: String) -> Bool {
+        guard !(name.isEmpty && value.isEmpty), name.utf8.count + value.utf8.count <= maxPairSize else { return false }
+        let semicolon = UInt8(ascii: ";")
+        return !name.utf8.contains { isForbiddenControl($0) || $0 == semicolon || $0 == UInt8(ascii: "=") }
+            && !value.utf8.contains { isForbiddenControl($0) || $0 == semicolon }
+    }
+
+    /// Whether a cookie path is one the jar keeps: starting with `/`, at most ``maxAttributeSize`` bytes (whether it
+    /// came from `Path` or from the request's directory), no control but a tab.
+    static func isValidPath(_ path: String) -> Bool {
+        path.hasPrefix("/") && path.utf8.count <= maxAttributeSize && !path.utf8.contains(where: isForbiddenControl)
     }
 
     /// The bytes as text without leading or trailing spaces and tabs.

@@ -77,10 +77,13 @@ struct SetCookieParsingTests {
         #expect(cookie.maxAge == 9)
     }
 
-    @Test func aPathThatDoesNotStartWithASlashAndAnEmptyDomainAreIgnored() throws {
+    @Test func aPathThatDoesNotStartWithASlashIsIgnoredAndAnEmptyDomainIsKeptEmpty() throws {
         let cookie = try #require(SetCookie("a=b; Path=relative; Domain=", now: now))
         #expect(cookie.path == nil)
-        #expect(cookie.domain == nil)
+        // RFC 6265bis: the last Domain counts even when empty, and an empty one makes the cookie host-only.
+        #expect(cookie.domain == "")
+        #expect(try #require(SetCookie("a=b; Domain=example.com; Domain=.", now: now)).domain == "")
+        #expect(try #require(SetCookie("a=b", now: now)).domain == nil)
     }
 
     @Test func aJoinedFieldSplitsAtCommasThatStartACookie() {

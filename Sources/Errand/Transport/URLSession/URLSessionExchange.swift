@@ -278,11 +278,8 @@ final class URLSessionExchange: Sendable, BodyProducer {
     private static func head(of http: HTTPURLResponse, fallbackURL: URL) -> Machine.Head {
         // FoundationNetworking has joined a field's repeated lines into one by now (values joined with ", "), where
         // curl keeps them apart; the cache stores both the joined way (CachedResponse.storedFields), so a cached
-        // response does not depend on the transport that fetched it.
-        var headers = HTTPHeaders()
-        for (name, value) in http.allHeaderFields {
-            headers.add(name: "\(name)", value: "\(value)")
-        }
+        // response does not depend on the transport that fetched it. `Set-Cookie` is taken apart again here.
+        let headers = HTTPHeaders(urlSessionResponse: http)
         let declared = http.expectedContentLength
         return Machine.Head(
             status: http.statusCode, headers: headers, url: http.url ?? fallbackURL,

@@ -147,12 +147,7 @@ enum WebSocketTaskMapping {
     /// The fields of URLSession's response.
     static func headers(of response: URLResponse?) -> HTTPHeaders {
         guard let http = response as? HTTPURLResponse else { return HTTPHeaders() }
-        var headers = HTTPHeaders()
-        for (name, value) in http.allHeaderFields {
-            guard let name = name as? String, let value = value as? String else { continue }
-            headers.add(name: name, value: value)
-        }
-        return headers
+        return HTTPHeaders(urlSessionResponse: http)
     }
 
     private static func sanitized(_ value: String) -> String {
