@@ -66,8 +66,7 @@ public final class CookieJar: Sendable {
     /// A damaged cookie file is replaced by an empty one; a file that is not recognisably a cookie file of Errand's
     /// (not a database, another program's database) is refused and left as it is, and so is a path with a symbolic
     /// link on it that is not the system's, before anything is created. Other processes may open the same file, but
-    /// each reads it only when it
-    /// opens it, and the last to write a cookie wins.
+    /// each reads it only when it opens it, and the last to write a cookie wins.
     public convenience init(
         fileURL: URL, limits: Limits = Limits(), publicSuffixes: PublicSuffixList = .system,
         clock: any Clock<Duration> = ContinuousClock()
