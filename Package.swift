@@ -54,6 +54,8 @@ let package = Package(
         .executable(name: "fuzz-event-stream", targets: ["fuzz-event-stream"]),
         .executable(name: "fuzz-numbers", targets: ["fuzz-numbers"]),
         .executable(name: "fuzz-websocket-frames", targets: ["fuzz-websocket-frames"]),
+        .executable(name: "fuzz-cookie-file", targets: ["fuzz-cookie-file"]),
+        .executable(name: "fuzz-har", targets: ["fuzz-har"]),
     ],
     targets: curlLibrary + pictureLibraries + [
         // System libraries (module map + shim header); CCurl is declared above.
@@ -119,6 +121,8 @@ let package = Package(
         .executableTarget(name: "fuzz-numbers", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-numbers"),
         .executableTarget(
             name: "fuzz-websocket-frames", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-websocket-frames"),
+        .executableTarget(name: "fuzz-cookie-file", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-cookie-file"),
+        .executableTarget(name: "fuzz-har", dependencies: ["FuzzChecks"], path: "Fuzz/fuzz-har"),
 
         // A download in a child process, which the download tests kill midway (built with the tests, not a product).
         .executableTarget(name: "errand-download", dependencies: curl + ["Errand"], path: "Tests/Helpers/errand-download"),

@@ -18,6 +18,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case numbers = "fuzz-numbers"
     /// The WebSocket frame parser and message assembler, fed server bytes whole and cut into pieces.
     case webSocketFrames = "fuzz-websocket-frames"
+    /// The Netscape cookie-file reader (``CookieJar/importNetscapeFile(_:)``) and its round trip through the export.
+    case cookieFile = "fuzz-cookie-file"
+    /// The HAR reader (``HARReplayTransport/init(file:matching:redaction:fallback:)``) and the responses it replays.
+    case har = "fuzz-har"
 
     /// Runs one input through the target's check.
     public func check(_ input: FuzzInput) -> Violations {
@@ -31,6 +35,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .eventStream: EventStreamChecks.check(input)
         case .numbers: NumberChecks.check(input)
         case .webSocketFrames: WebSocketFrameChecks.check(input)
+        case .cookieFile: CookieFileChecks.check(input)
+        case .har: HARChecks.check(input)
         }
     }
 }

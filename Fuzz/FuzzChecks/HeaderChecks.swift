@@ -54,10 +54,14 @@ enum HeaderChecks {
         return delay < .zero ? ["Retry-After \(value.debugDescription) gave a negative delay \(delay)"] : []
     }
 
-    /// A parsed date formats back to an IMF-fixdate that parses to the same instant.
+    /// A parsed date formats back to an IMF-fixdate that parses to the same instant, and names that instant in any
+    /// case of its letters.
     private static func httpDateViolations(_ value: String) -> Violations {
         guard let date = HTTPDate.parse(value) else { return [] }
         guard date.timeIntervalSince1970.isFinite else { return ["HTTP date \(value.debugDescription) is not finite"] }
+        guard HTTPDate.parse(value.uppercased()) == date, HTTPDate.parse(value.lowercased()) == date else {
+            return ["HTTP date \(value.debugDescription) names another instant in another case"]
+        }
         let formatted = imfFixdate(date)
         guard let again = HTTPDate.parse(formatted), again == date else {
             return ["HTTP date \(value.debugDescription) → \(formatted) does not parse back to the same instant"]

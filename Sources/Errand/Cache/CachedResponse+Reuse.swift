@@ -19,11 +19,16 @@ extension CachedResponse {
     /// left; `max-stale` accepts staleness, except of a response that says `must-revalidate`; the response's
     /// `stale-while-revalidate` applies only when the request asks nothing of the age (no `max-age`, `min-fresh` or
     /// `max-stale`). `no-cache` on either side always means validate.
+    ///
+    /// A response that says `immutable` (RFC 8246) is served while fresh whatever the request's `max-age`: that is
+    /// how a reload asks (`max-age=0`), and the response promised not to change before it goes stale, so asking the
+    /// server would only cost a round trip (browsers skip it too). A request `no-cache` still validates it.
     func use(for request: CacheControl, at now: Date, fallbackLifetime: TimeInterval?) -> StoredResponseUse {
         guard !request.noCache, !control.noCache else { return .validate }
         let age = age(at: now)
-        if let maxAge = request.maxAge, age > TimeInterval(maxAge) { return .validate }
         let lifetime = lifetime(fallback: fallbackLifetime)
+        let freshImmutable = control.immutable && age < lifetime
+        if let maxAge = request.maxAge, age > TimeInterval(maxAge), !freshImmutable { return .validate }
         if age + TimeInterval(request.minFresh ?? 0) < lifetime { return .fresh }
         guard !control.mustRevalidate else { return .validate }
         let staleness = max(0, age - lifetime)

@@ -83,16 +83,29 @@ struct CachedResponse: Sendable {
         } else {
             heuristicLifetime = 0
         }
-        // Age is one non-negative integer (RFC 9111 §5.1); anything else, a list included, is ignored.
-        let ageValue = ageText.flatMap { CacheControl.deltaSeconds(Substring($0).utf8) }.map(TimeInterval.init) ?? 0
+        let ageValue = ageText.flatMap(Self.ageSeconds).map(TimeInterval.init) ?? 0
         let apparentAge = max(0, responseTime.timeIntervalSince(date))
         let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
         correctedInitialAge = max(apparentAge, ageValue + responseDelay)
     }
 
+    /// The seconds an `Age` field value states (RFC 9111 §5.1): a list's first member, which is the first line when
+    /// the field came on several (the rest are discarded, as the RFC asks of a cache, so `7200, 0` is as old as
+    /// `7200`); `nil` when that member is not one non-negative integer (`-7200`, `7200.0`, `abc`, `7200;a=1`), and
+    /// the field is then ignored.
+    static func ageSeconds(_ value: String) -> Int? {
+        let utf8 = Substring(value).utf8
+        let first = utf8.firstIndex(of: UInt8(ascii: ",")).map { utf8[..<$0] } ?? utf8[...]
+        let isWhitespace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let start = first.firstIndex(where: { !isWhitespace($0) }),
+            let end = first.lastIndex(where: { !isWhitespace($0) })
+        else { return nil }
+        return CacheControl.deltaSeconds(Substring(first[start...end]).utf8)
+    }
+
     /// Adds a repeated line of a single-valued field as RFC 9110 §5.3 reads it, one value joined with a comma, so a
     /// field sent twice means the same whether a transport kept the lines apart (curl) or joined them (URLSession).
-    /// Two dates or two ages joined are neither, and are read as invalid.
+    /// Two dates joined are not a date, and are read as invalid; two ages joined are a list, read by its first member.
     private static func combine(_ text: inout String?, _ value: String) {
         text = text.map { $0 + ", " + value } ?? value
     }

@@ -3,11 +3,13 @@ import Foundation
 /// How a client follows redirects: the rules its one redirect follower applies to every hop, on every transport.
 ///
 /// The rules are the Fetch standard's, with the client's own security rules on top:
-/// - 301, 302, 303, 307 and 308 with a `Location` are followed; any other status, and a 3xx without a `Location` (or
-///   with an empty one), is the response.
+/// - 301, 302, 303, 307 and 308 with a `Location` are followed; any other status, and a 3xx without a `Location`
+///   field, is the response.
 /// - The `Location` is resolved against the URL of the hop that answered (RFC 3986: `target?x`, `../target`, `?q`
-///   and `//host/path` all work). Only `http` and `https` locations are followed; `file:`, `data:` and anything
-///   else, or a location that is not a URL, fail the request.
+///   and `//host/path` all work). A `Location` that is present but empty (or only whitespace) resolves to that URL
+///   itself, as Fetch parses the empty string, so it is followed like any other until ``maxRedirects`` ends it. Only
+///   `http` and `https` locations are followed; `file:`, `data:` and anything else, or a location that is not a URL,
+///   fail the request.
 /// - 301 and 302 turn a POST into a GET, and 303 turns every method but HEAD into a GET; the body goes and so do the
 ///   fields that describe it (`Content-Type`, `Content-Length`, `Content-Encoding`, `Content-Language`,
 ///   `Content-Location`). Otherwise the method and the body are sent again as they were (bodies are replayable: data,
@@ -61,9 +63,11 @@ public struct RedirectPolicy: Sendable, Hashable {
     /// Decides a response: deliver it, follow it with the next hop's request, or refuse it. Pure: no I/O.
     func decision(status: Int, headers: HTTPHeaders, for request: TransportRequest, followed: Int) -> Decision {
         guard Self.redirects(status), maxRedirects > 0 else { return .deliver }
-        let location = (headers["Location"] ?? "").trimmingCharacters(in: .whitespaces)
-        guard !location.isEmpty else { return .deliver }
-        guard let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
+        // Absent is "the response"; present is followed, empty too (Fetch: the empty string parsed against the URL
+        // that answered is that URL).
+        guard let field = headers["Location"] else { return .deliver }
+        let location = field.trimmingCharacters(in: .whitespaces)
+        guard let target = location.isEmpty ? request.url : URL(string: location, relativeTo: request.url)?.absoluteURL,
             let scheme = target.scheme?.lowercased()
         else {
             return .refuse(

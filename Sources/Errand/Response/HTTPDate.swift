@@ -1,22 +1,24 @@
 import Foundation
 
-/// Parses HTTP dates (RFC 9110 §5.6.7) to the letter: IMF-fixdate, and the two obsolete forms a recipient must
-/// accept, RFC 850 and asctime, each byte for byte as the grammar has it.
+/// Parses HTTP dates (RFC 9110 §5.6.7): IMF-fixdate, and the two obsolete forms a recipient must accept, RFC 850
+/// and asctime, each byte for byte as the grammar has it except for the case of the letters.
 ///
+/// The day name, the month and `GMT` are read in any case (`THU`, `aug`, `gMT`), as every browser's cache reads
+/// them: the letters still have to name a day, a month and GMT, so case decides no date the grammar leaves open.
 /// Anything else is not a date: a two-digit year in IMF-fixdate, a missing comma, extra spaces, dashes where spaces
-/// belong, a one-digit hour, dots in the time, a lower-case `gmt`, a 31st of April. A cache must treat an `Expires`
-/// that does not parse as already expired, so leniency here would serve stale responses as fresh.
+/// belong, a one-digit hour, dots in the time, a zone other than GMT (`UTC`), a 31st of April. A cache must treat an
+/// `Expires` that does not parse as already expired, so leniency here would serve stale responses as fresh.
 ///
 /// Written by hand rather than with a date formatter: it runs for every stored response, must not depend on locale,
 /// and must answer `nil` (never crash) on garbage. The day name is checked to be one, not to match the date (the
 /// RFC asks no more of a recipient).
 enum HTTPDate {
     private static let months: [[UInt8]] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
     ].map { Array($0.utf8) }
-    private static let shortDays: [[UInt8]] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].map { Array($0.utf8) }
+    private static let shortDays: [[UInt8]] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map { Array($0.utf8) }
     private static let longDays: [[UInt8]] = [
-        "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
     ].map { Array($0.utf8) }
 
     /// The date a field value names, or `nil` when it is not an HTTP date.
@@ -24,7 +26,8 @@ enum HTTPDate {
     /// `now` settles the century of an RFC 850 date's two-digit year: a year more than 50 years ahead of `now` is
     /// the most recent past year with those digits (RFC 9110 §5.6.7).
     static func parse(_ text: String, now: Date = Date()) -> Date? {
-        let bytes = Array(text.utf8)
+        // Letters compared in one case: the grammar's letters are all ASCII, and a non-ASCII byte stays what it is.
+        let bytes = text.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
         switch bytes.count {
         case 29: return fixdate(bytes)
         case 24: return asctime(bytes)
@@ -36,7 +39,7 @@ enum HTTPDate {
     private static func fixdate(_ bytes: [UInt8]) -> Date? {
         guard shortDays.contains(where: { bytes[0..<3].elementsEqual($0) }), bytes[3] == comma, bytes[4] == space,
             bytes[7] == space, bytes[11] == space, bytes[16] == space, bytes[25] == space,
-            bytes[26...28].elementsEqual("GMT".utf8),
+            bytes[26...28].elementsEqual("gmt".utf8),
             let day = digits(bytes[5..<7]), let month = month(bytes[8..<11]), let year = digits(bytes[12..<16]),
             let time = time(bytes[17..<25])
         else { return nil }
@@ -60,7 +63,7 @@ enum HTTPDate {
         let start = rest.startIndex
         guard rest.count == 24, rest[start] == comma, rest[start + 1] == space, rest[start + 4] == dash,
             rest[start + 8] == dash, rest[start + 11] == space, rest[start + 20] == space,
-            rest[(start + 21)...].elementsEqual("GMT".utf8),
+            rest[(start + 21)...].elementsEqual("gmt".utf8),
             let day = digits(rest[(start + 2)..<(start + 4)]), let month = month(rest[(start + 5)..<(start + 8)]),
             let twoDigits = digits(rest[(start + 9)..<(start + 11)]), let time = time(rest[(start + 12)..<(start + 20)])
         else { return nil }
@@ -92,7 +95,7 @@ enum HTTPDate {
         return (hour, minute, second)
     }
 
-    /// 1 to 12 for a month's three letters, case as the grammar writes them.
+    /// 1 to 12 for a month's three letters, lower-cased.
     private static func month(_ bytes: ArraySlice<UInt8>) -> Int? {
         months.firstIndex { bytes.elementsEqual($0) }.map { $0 + 1 }
     }

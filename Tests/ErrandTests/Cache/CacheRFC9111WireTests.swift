@@ -39,15 +39,60 @@ struct CacheRFC9111WireTests {
         }
     }
 
+    /// The wrong case in an `Expires` date, as the caching suite's `freshness-expires-wrong-case-weekday`, `-month`
+    /// and `-tz` send it: read as the date it names, as browsers do; a zone other than GMT is still no date.
+    @Test(arguments: TransportKind.allCases, StoreKind.allCases)
+    func anExpiresDateIsReadInAnyCase(transport: TransportKind, store: StoreKind) async throws {
+        let dates = [
+            ("THU, 18 Aug 2050 02:01:18 GMT", CacheStatus.hit), ("Thu, 18 AUG 2050 02:01:18 GMT", .hit),
+            ("Thu, 18 Aug 2050 02:01:18 gMT", .hit), ("thursday, 18-aug-50 02:01:18 gmt", .hit),
+            ("THU AUG 18 02:01:18 2050", .hit), ("Thu, 18 Aug 2050 02:01:18 UTC", .miss),
+            ("Thu, 18 Aug 2050 02:01:18 utc", .miss), ("Thx, 18 Aug 2050 02:01:18 GMT", .miss),
+        ]
+        for (expires, status) in dates {
+            let harness = try CacheHarness(transport, store)
+            defer { harness.finish() }
+            let route = try CacheServerRoute(["Expires: \(expires)"])
+            _ = try await harness.send(route.url)
+            #expect(try await harness.send(route.url).cacheStatus == status, "\(expires)")
+            #expect(try await route.count() == (status == .hit ? 1 : 2), "\(expires)")
+        }
+    }
+
     @Test(arguments: TransportKind.allCases, StoreKind.allCases)
     func anAgeThatIsNotOneNonNegativeIntegerIsIgnored(transport: TransportKind, store: StoreKind) async throws {
-        for ages in [["Age: 7200.0"], ["Age: 7200", "Age: 0"], ["Age: 7200, 0"], ["Age: -7200"]] {
+        for ages in [["Age: 7200.0"], ["Age: -7200"], ["Age: abc"], ["Age: abc, 7200"], ["Age: abc", "Age: 7200"]] {
             let harness = try CacheHarness(transport, store)
             defer { harness.finish() }
             let route = try CacheServerRoute(["Cache-Control: max-age=3600"] + ages)
             _ = try await harness.send(route.url)
             #expect(try await harness.send(route.url).cacheStatus == .hit, "\(ages)")
             #expect(try await route.count() == 1, "\(ages)")
+        }
+    }
+
+    /// The caching suite's `age-parse-suffix`, `-suffix-twoline`, `-prefix`, `-prefix-twoline`, `-dup-0`,
+    /// `-dup-0-twoline` and `-dup-old`: a list's first member counts, and of several lines the first (RFC 9111 §5.1),
+    /// whether the transport kept the lines apart or joined them.
+    @Test(arguments: TransportKind.allCases, StoreKind.allCases)
+    func theFirstAgeOfAListOrOfSeveralLinesCounts(transport: TransportKind, store: StoreKind) async throws {
+        let cases: [(lines: [String], status: CacheStatus)] = [
+            (["Cache-Control: max-age=3600", "Age: 7200, 0"], .miss),
+            (["Cache-Control: max-age=3600", "Age: 7200", "Age: 0"], .miss),
+            (["Cache-Control: max-age=3600", "Age: 0, 7200"], .hit),
+            (["Cache-Control: max-age=3600", "Age: 0", "Age: 7200"], .hit),
+            (["Cache-Control: max-age=3600", "Age: 0, 0"], .hit),
+            (["Cache-Control: max-age=3600", "Age: 0", "Age: 0"], .hit),
+            (["Cache-Control: max-age=10000", "Age: 3600", "Age: 3600"], .hit),
+            (["Cache-Control: max-age=10000", "Age:  3600 ,7200"], .hit),
+        ]
+        for (lines, status) in cases {
+            let harness = try CacheHarness(transport, store)
+            defer { harness.finish() }
+            let route = try CacheServerRoute(lines)
+            _ = try await harness.send(route.url)
+            #expect(try await harness.send(route.url).cacheStatus == status, "\(lines)")
+            #expect(try await route.count() == (status == .hit ? 1 : 2), "\(lines)")
         }
     }
 
@@ -137,6 +182,28 @@ struct CacheRFC9111WireTests {
         let option = try await harness.send(route.url, options: RequestCacheControl(maxAge: .seconds(0)))
         #expect(option.cacheStatus == .miss)
         #expect(try await route.count() == 3)
+    }
+
+    /// The caching suite's `cc-resp-immutable-fresh` and `cc-resp-immutable-stale`: a reload (`max-age=0`, what
+    /// a browser's reload and Fetch's `no-cache` mode send) is served a fresh `immutable` response from the cache,
+    /// and revalidates it once stale; a request `no-cache` always revalidates.
+    @Test(arguments: TransportKind.allCases, StoreKind.allCases)
+    func aFreshImmutableResponseAnswersAReloadFromTheCache(transport: TransportKind, store: StoreKind) async throws {
+        let harness = try CacheHarness(transport, store)
+        defer { harness.finish() }
+        let route = try CacheServerRoute(["Cache-Control: max-age=100, immutable"], extra: ["etag": "\"e\""])
+        _ = try await harness.send(route.url)
+        #expect(try await harness.send(route.url, headers: ["Cache-Control": "max-age=0"]).cacheStatus == .hit)
+        let option = try await harness.send(route.url, options: RequestCacheControl(maxAge: .seconds(0)))
+        #expect(option.cacheStatus == .hit)
+        #expect(try await route.count() == 1)
+        #expect(try await harness.send(route.url, headers: ["Cache-Control": "no-cache"]).cacheStatus == .revalidated)
+        #expect(try await route.count() == 2)
+        harness.advance(seconds: 200)
+        let stale = try await harness.send(route.url, headers: ["Cache-Control": "max-age=0"])
+        #expect(stale.cacheStatus == .revalidated)
+        let log = try await route.log()
+        #expect(log.count == 3 && log.last?.headers["If-None-Match"] == "\"e\"")
     }
 
     @Test(arguments: TransportKind.allCases, StoreKind.allCases)
