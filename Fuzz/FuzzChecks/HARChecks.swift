@@ -76,7 +76,8 @@ enum FuzzFiles {
     }
 }
 
-/// Runs async work to its end from the synchronous fuzz entry point.
+/// Runs async work to its end from a synchronous caller on a thread of its own (libFuzzer's, or the replay tests'):
+/// never from Swift's cooperative pool, whose threads the work needs.
 enum FuzzAsync {
     private final class Box<Value: Sendable>: @unchecked Sendable {
         // Written once by the task before it signals, read once after the wait: the semaphore orders the two.
