@@ -9,7 +9,7 @@ extension Redaction {
     /// Values shorter than four characters are left out: masked wherever they occur, they would garble the body.
     func including(secretsOf request: TransportRequest) -> Redaction {
         var values: [String] = []
-        for field in request.headers.fields where headerNames.contains(field.name.lowercased()) {
+        for field in request.headers.fields where isSecret(header: field.name) {
             values.append(field.value)
             // `Bearer TOKEN`, `Basic CREDENTIALS`: the credential alone is what a body would quote.
             if let space = field.value.firstIndex(of: " ") {
@@ -23,7 +23,7 @@ extension Redaction {
             }
         }
         if !queryNames.isEmpty, let items = URLComponents(url: request.url, resolvingAgainstBaseURL: true)?.queryItems {
-            values += items.filter { queryNames.contains($0.name.lowercased()) }.compactMap(\.value)
+            values += items.filter { isSecret(queryName: $0.name) }.compactMap(\.value)
         }
         var rules = self
         rules.pathSegments.formUnion(
