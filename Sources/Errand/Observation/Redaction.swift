@@ -159,7 +159,8 @@ public struct Redaction: Sendable, Hashable {
     }
 
     /// Masks every secret in free text (an error message quoting a URL, say): each value of ``pathSegments``
-    /// wherever it occurs, as typed or percent-encoded, and the value after `name=` for every secret query name.
+    /// wherever it occurs, as typed or percent-encoded, the value after `name=` for every secret query name, and the
+    /// user and password of every `scheme://user:password@host` URL.
     ///
     /// It is the rule ``redact(_:)-(URL)`` applies to a URL's parts, so a message that quotes a URL reads as the URL
     /// does (here the host is masked too when it holds a secret). A secret is hidden as a substring, so it must not be
@@ -171,6 +172,7 @@ public struct Redaction: Sendable, Hashable {
             text.replacingOccurrences(of: secret, with: Self.mask)
         }
         if !queryNames.isEmpty { masked = maskingQueryValues(in: masked) }
+        if !revealsSecrets { masked = Self.maskingURLCredentials(inText: masked) }
         return Self.mergingMasks(masked)
     }
 
