@@ -1,5 +1,5 @@
 /// A set of names that compares them without regard to case: `X-API-Key`, `x-api-key` and `X-Api-Key` are one
-/// member, however a name gets in (a literal, ``init(_:)``, ``insert(_:)``, ``formUnion(_:)``, …).
+/// member, however a name gets in (a literal, `init(_:)`, `insert(_:)`, `formUnion(_:)`, …).
 ///
 /// Header names are case-insensitive on the wire, and a redaction rule must match whichever spelling a request uses;
 /// folding case here, in the type, rather than in each initialiser, means no way of adding a name can skip it.
