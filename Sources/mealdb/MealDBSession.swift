@@ -60,7 +60,8 @@ struct MealDBSession {
         case "letter":
             let letter = try invocation.requiredArgument("L")
             guard letter.count == 1, let character = letter.first, character.isASCII, character.isLetter else {
-                throw invocation.usageError(ToolText.sentence("mealdb.letterExpected", ["letter": letter]))
+                throw invocation.usageError(
+                    ToolText.sentence("mealdb.letterExpected", ["letter": UsageError.echo(letter)]))
             }
             let meals = try await MealListModel(.firstLetter(letter.lowercased()), client: client).loadedValue()
             output.meals(
@@ -68,7 +69,7 @@ struct MealDBSession {
         case "show":
             let id = try invocation.requiredArgument("ID")
             guard !id.isEmpty, id.allSatisfy(\.isASCII), id.allSatisfy(\.isNumber) else {
-                throw invocation.usageError(ToolText.sentence("mealdb.idExpected", ["id": id]))
+                throw invocation.usageError(ToolText.sentence("mealdb.idExpected", ["id": UsageError.echo(id)]))
             }
             output.meal(try await MealDetailModel(mealID: id, client: client).loadedValue())
         case "random" where invocation.flag("selection"):

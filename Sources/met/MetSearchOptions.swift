@@ -46,7 +46,8 @@ enum MetSearchOptions {
             $0.trimmingCharacters(in: .whitespaces)
         }
         guard !parts.contains(where: \.isEmpty) else {
-            throw invocation.usageError(ToolText.sentence("met.listExpected", ["name": name, "text": text]))
+            throw invocation.usageError(
+                ToolText.sentence("met.listExpected", ["name": name, "text": UsageError.echo(text)]))
         }
         return parts
     }

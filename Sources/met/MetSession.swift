@@ -132,6 +132,7 @@ struct MetSession {
             if components.isValidDate, let date = components.date { return date }
         }
         throw UsageError(
-            "--since expects a day as YYYY-MM-DD, such as 2024-01-31, not '\(text)'", helpCommand: "met objects")
+            "--since expects a day as YYYY-MM-DD, such as 2024-01-31, not '\(UsageError.echo(text))'",
+            helpCommand: "met objects")
     }
 }

@@ -76,7 +76,8 @@ struct MirrorCommand {
         switch invocation.value("images") ?? "none" {
         case "none": images = .none
         case "small": images = .small(budget: budget * 1_000_000)
-        case let other: throw invocation.usageError(ToolText.sentence("mirror.imagesExpected", ["value": other]))
+        case let other:
+            throw invocation.usageError(ToolText.sentence("mirror.imagesExpected", ["value": UsageError.echo(other)]))
         }
         return MirrorOptions(
             scope: scope, update: invocation.flag("update"),

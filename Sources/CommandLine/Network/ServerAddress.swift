@@ -27,7 +27,9 @@ public enum ServerAddress {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
             let host = components.host, !host.isEmpty
         else {
-            throw fail("must be a server root such as https://example.com or http://127.0.0.1:8080, not '\(text)'")
+            throw fail(
+                "must be a server root such as https://example.com or http://127.0.0.1:8080, not '\(UsageError.echo(text))'"
+            )
         }
         guard scheme == "https" || scheme == "http" else {
             throw fail("must use https, not '\(scheme)'")
@@ -37,7 +39,7 @@ public enum ServerAddress {
         }
         guard components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil
         else {
-            throw fail("must be only scheme://host[:port], without a path or query, not '\(text)'")
+            throw fail("must be only scheme://host[:port], without a path or query, not '\(UsageError.echo(text))'")
         }
         if host.hasPrefix("[") {
             let literal = host.dropFirst().dropLast()
@@ -58,7 +60,7 @@ public enum ServerAddress {
         root.port = components.port
         // The root must be one the client builds request URLs on.
         guard let url = root.url, (try? URLBuilder.url(base: url, segments: [])) != nil else {
-            throw fail("is not a valid URL: '\(text)'")
+            throw fail("is not a valid URL: '\(UsageError.echo(text))'")
         }
         return url
     }

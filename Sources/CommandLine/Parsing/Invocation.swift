@@ -93,7 +93,7 @@ public struct Invocation: Sendable, Hashable {
         else {
             throw usageError(
                 "--\(name) expects a number of seconds greater than 0 and at most \(Int(Self.maximumSeconds)) (a day), "
-                    + "such as 0.5 or 30, not '\(text)'")
+                    + "such as 0.5 or 30, not '\(UsageError.echo(text))'")
         }
         return .milliseconds(Int((seconds * 1000).rounded(.up)))
     }
@@ -103,7 +103,7 @@ public struct Invocation: Sendable, Hashable {
         guard let text = value(name) else { return nil }
         guard let number = Double(text.trimmingCharacters(in: .whitespaces)), range.contains(number) else {
             let bounds = "from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"
-            throw usageError("--\(name) expects a number \(bounds), not '\(text)'")
+            throw usageError("--\(name) expects a number \(bounds), not '\(UsageError.echo(text))'")
         }
         return number
     }
@@ -117,7 +117,7 @@ public struct Invocation: Sendable, Hashable {
         _ text: String, what: String, in range: ClosedRange<Int>, error: (String) -> UsageError
     ) throws(UsageError) -> Int {
         guard let number = Int(text) else {
-            throw error(ToolText.sentence("usage.wholeNumber", ["what": what, "text": text]))
+            throw error(ToolText.sentence("usage.wholeNumber", ["what": what, "text": UsageError.echo(text)]))
         }
         guard range.contains(number) else {
             let values = [

@@ -95,7 +95,7 @@ private struct Scan {
         } else {
             let letters = word.dropFirst()
             guard letters.count == 1, let letter = letters.first else {
-                throw error(ToolText.sentence("usage.unknownShortOption", ["word": word]))
+                throw error(ToolText.sentence("usage.unknownShortOption", ["word": UsageError.echo(word)]))
             }
             if letter == "h" {
                 name = "help"
@@ -104,7 +104,7 @@ private struct Scan {
             }) {
                 name = match.name
             } else {
-                throw error(ToolText.sentence("usage.unknownOption", ["word": word]))
+                throw error(ToolText.sentence("usage.unknownOption", ["word": UsageError.echo(word)]))
             }
         }
         if name == "help" || name == "version" {
@@ -124,7 +124,7 @@ private struct Scan {
         let hint =
             Suggestion.closest(to: name, among: known).map { ToolText.sentence("usage.didYouMeanOption", ["name": $0]) }
             ?? ""
-        throw error(ToolText.sentence("usage.unknownLongOption", ["name": name, "hint": hint]))
+        throw error(ToolText.sentence("usage.unknownLongOption", ["name": UsageError.echo(name), "hint": hint]))
     }
 
     mutating func record(_ option: Option, value: String?) throws(UsageError) {
@@ -143,7 +143,8 @@ private struct Scan {
                 ToolText.sentence("usage.didYouMeanCommand", ["name": $0])
             } ?? ""
         return UsageError(
-            ToolText.sentence("usage.unknownCommand", ["word": word, "hint": hint]), helpCommand: tool.name)
+            ToolText.sentence("usage.unknownCommand", ["word": UsageError.echo(word), "hint": hint]),
+            helpCommand: tool.name)
     }
 
     func finish() throws(UsageError) -> Invocation {
@@ -157,7 +158,7 @@ private struct Scan {
         let declared = command?.positionals ?? []
         if positionals.count > declared.count {
             let extra = positionals[declared.count]
-            throw error(ToolText.sentence("usage.unexpectedArgument", ["argument": extra]))
+            throw error(ToolText.sentence("usage.unexpectedArgument", ["argument": UsageError.echo(extra)]))
         }
         var arguments: [String: String] = [:]
         for (position, positional) in declared.enumerated() {

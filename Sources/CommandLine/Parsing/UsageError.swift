@@ -14,6 +14,13 @@ public struct UsageError: DescribedError, Hashable {
         self.helpCommand = helpCommand
     }
 
+    /// Input as an error may quote it: whatever could be the user name and password of a URL in it masked
+    /// (``Redaction/maskingCredentials(in:)``), since an argument that did not parse may still hold them
+    /// (`--proxy 'user:PRO://SECRET@host:3128'`). Every message that quotes an argument or a variable quotes this.
+    public static func echo(_ input: String) -> String {
+        Redaction.maskingCredentials(in: input)
+    }
+
     /// The problem and where to read more: `unknown option '--bogus'. See 'mealdb search --help'.`
     public var userMessage: String {
         let sentence = problem.hasSuffix(".") ? problem : problem + "."

@@ -2,8 +2,9 @@ import Foundation
 
 /// Middleware that adds an API key to every request, as a header or a query parameter.
 ///
-/// A key sent in the query shows up in URLs: add its name to the client's ``Redaction`` so observers and errors
-/// hide it.
+/// The key is secret by construction: its header or query name is marked in the request's
+/// ``TransportRequest/secrets``, so logs, errors, recordings and curl commands mask it without the client's
+/// ``Redaction`` naming it, and a redirect to another server does not receive a key sent as a header.
 public struct APIKey: Middleware {
     /// Where the key goes.
     public enum Placement: Sendable, Hashable {
@@ -30,18 +31,9 @@ public struct APIKey: Middleware {
         var request = request
         switch placement {
         case .header(let name):
-            request.headers[name] = value
+            request.setSecretHeader(name, to: value)
         case .query(let name):
-            guard var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) else {
-                throw ErrandError.invalidURL("\(request.url.absoluteString) is not a valid URL.")
-            }
-            let pair = URLBuilder.encodeQuery([QueryItem(name, value)])
-            components.percentEncodedQuery = [components.percentEncodedQuery, pair].compactMap { $0 }.joined(
-                separator: "&")
-            guard let url = components.url else {
-                throw ErrandError.invalidURL("\(request.url.absoluteString) is not a valid URL.")
-            }
-            request.url = url
+            try request.appendSecretQueryItem(name, value: value)
         }
         return try await next(request)
     }

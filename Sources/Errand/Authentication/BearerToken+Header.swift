@@ -15,6 +15,7 @@ extension Request {
         var copy = self
         let field = HTTPHeaders.Field.authorization(bearerToken: token)
         copy.headers[field.name] = field.value
+        copy.secrets.headerNames.insert(field.name)
         return copy
     }
 }

@@ -33,7 +33,7 @@ public struct BearerToken: Middleware {
             return try await next(request)
         }
         var request = request
-        request.headers[field.name] = field.value
+        request.setSecretHeader(field.name, to: field.value)
         return try await next(request)
     }
 }

@@ -7,6 +7,9 @@ import Synchronization
 /// current one. When `refresh` throws, every waiting request fails with that error (as an ``ErrandError``), and the
 /// next 401 tries again.
 ///
+/// The header is secret by construction, whatever its name: it is masked in every report of the request (see
+/// ``TransportRequest/secrets``) and dropped on a redirect to another server.
+///
 /// ```swift
 /// let auth = TokenRefreshMiddleware(token: savedToken) { rejected in
 ///     try await session.renew()   // returns the new token
@@ -63,7 +66,7 @@ public final class TokenRefreshMiddleware: Middleware {
     private func authorized(_ request: TransportRequest, with token: String?) -> TransportRequest {
         guard let token else { return request }
         var request = request
-        request.headers[headerName] = prefix + token
+        request.setSecretHeader(headerName, to: prefix + token)
         return request
     }
 

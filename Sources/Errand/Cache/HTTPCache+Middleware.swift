@@ -219,7 +219,8 @@ extension HTTPCache {
         guard !context.observers.isEmpty else { return }
         let request = lookup.request
         let duration = ContinuousClock.now - lookup.started
-        func event(_ redaction: Redaction) -> ExchangeEvent {
+        func event(_ rules: Redaction) -> ExchangeEvent {
+            let redaction = rules.covering(request)
             let reported: ErrandError? = error.map { error in
                 if case .notCached(let url) = error { return .notCached(URL(string: redaction.redact(url)) ?? url) }
                 return error

@@ -24,13 +24,15 @@ extension APIClient {
         var built = try makeRedactedTransportRequest(request)
         built.delivery = delivery
         adjust(&built)
-        let response: TransportResponse
+        var response: TransportResponse
         do {
             try Task.checkCancellation()
             response = try await pipeline(built)
         } catch {
             throw redacted(ErrandError(error))
         }
+        // A body that fails as it arrives fails with an error redacted like the others.
+        response.bodyStream = response.bodyStream?.redactingErrors(response.redaction(configuration.redaction))
         guard !checksStatus || request.acceptedStatusCodes.contains(response.status) else {
             throw await failure(for: response)
         }
@@ -43,7 +45,13 @@ extension APIClient {
     ) async throws(ErrandError) -> Response<Value> {
         let started = ContinuousClock.now
         let response = try await open(request, delivery: .buffered)
-        let value = try decode(response)
+        let value: Value
+        do {
+            value = try decode(response)
+        } catch {
+            // A body that does not decode is quoted in the error: one that echoes the request's secrets is masked.
+            throw Self.redacted(error, response.redaction(configuration.redaction))
+        }
         var metrics = response.metrics
         metrics.total = ContinuousClock.now - started
         return Response(
@@ -61,7 +69,8 @@ extension APIClient {
         if let stream = response.bodyStream {
             body = (try? await stream.prefix(bytes: limit)) ?? Data()
         }
-        let redaction = configuration.redaction
+        // The request's own secrets (a query key a middleware appended, a token the body quotes) are masked too.
+        let redaction = response.redaction(configuration.redaction)
         // The headers are kept for the caller to inspect (Retry-After, WWW-Authenticate), but `Set-Cookie` and the
         // other secret fields would be printed with the error; a body that echoes the request's secrets is masked
         // as the excerpts are.
@@ -103,12 +112,17 @@ extension APIClient {
             return .notCached(URL(string: redaction.redact(url)) ?? url)
         case .invalidURL(let reason):
             return .invalidURL(redaction.redact(text: reason))
+        case .invalidRequest(let reason):
+            return .invalidRequest(redaction.redact(text: reason))
         case .unacceptableStatus(var failure):
             failure.url = failure.url.flatMap { URL(string: redaction.redact($0)) }
             return .unacceptableStatus(failure)
         case .blocked(var failure):
             failure.url = failure.url.flatMap { URL(string: redaction.redact($0)) }
             return .blocked(failure)
+        case .decoding(var failure):
+            failure.bodyExcerpt = redaction.redact(text: failure.bodyExcerpt)
+            return .decoding(failure)
         default:
             return error
         }
@@ -201,7 +215,8 @@ extension APIClient {
                     response.map { .success($0) } ?? error.map { .failure($0) }
                 return outcome.flatMap(outlook.wait(after:)) != nil
             } ?? false
-        func event(_ redaction: Redaction) -> ExchangeEvent {
+        func event(_ rules: Redaction) -> ExchangeEvent {
+            let redaction = rules.covering(request)
             let echoes = redaction.including(secretsOf: request)
             var event = ExchangeEvent(
                 method: request.method, url: redaction.redact(request.url),
@@ -222,6 +237,18 @@ extension APIClient {
 }
 
 extension ByteStream {
+    /// This stream, the ``ErrandError``s it throws redacted by `redaction`.
+    func redactingErrors(_ redaction: Redaction) -> ByteStream {
+        let next = makeAsyncIterator().nextChunk
+        return ByteStream {
+            do {
+                return try await next()
+            } catch let error as ErrandError {
+                throw APIClient.redacted(error, redaction)
+            }
+        }
+    }
+
     /// A stream of one chunk: a body already in memory.
     init(buffered data: Data) {
         let chunk = ChunkOnce(data)

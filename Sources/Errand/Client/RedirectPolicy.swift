@@ -17,7 +17,8 @@ import Foundation
 /// - https never goes to plain http, and plain http goes only where ``plainHTTP`` permits: the same rule as the
 ///   first request's.
 /// - `Authorization`, `Proxy-Authorization` and `Cookie` stay behind when the hop goes to another server
-///   (``ServerIdentity``: another scheme, host or port).
+///   (``ServerIdentity``: another scheme, host or port), and so do the fields the request marks secret
+///   (``TransportRequest/secrets``: an ``APIKey`` header, say).
 /// - After ``maxRedirects`` hops, one more fails with ``TransportFailure/Kind/tooManyRedirects``.
 public struct RedirectPolicy: Sendable, Hashable {
     /// The most redirects followed for one request; one more fails with ``TransportFailure/Kind/tooManyRedirects``.
@@ -96,6 +97,8 @@ public struct RedirectPolicy: Sendable, Hashable {
         next.url = target
         if !sameServer(request.url, target) {
             for name in credentialHeaders { next.headers.remove(name) }
+            // A credential a middleware attached (an API key's header) is one too, whatever its name.
+            for name in request.secrets.headerNames where next.headers.contains(name) { next.headers.remove(name) }
         }
         let becomesGet =
             switch status {

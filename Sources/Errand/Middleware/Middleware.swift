@@ -28,7 +28,8 @@ public protocol Middleware: Sendable {
 public struct MiddlewareContext: Sendable {
     /// Receives exchange events.
     public let observers: [any ExchangeObserver]
-    /// How to hide secrets in what is reported.
+    /// How to hide secrets in what is reported: the client's rules. A middleware that reports a request itself masks
+    /// it with `redaction.covering(request)`, which adds the request's own ``TransportRequest/secrets``.
     public let redaction: Redaction
     /// The client's ``ClientConfiguration/clock``: what a middleware that waits or reads the time should use.
     public var clock: any Clock<Duration> { timeline.clock }
@@ -76,9 +77,34 @@ public struct ClosureMiddleware: Middleware {
 
 extension Array where Element == any Middleware {
     /// Chains the middleware around `terminal`, first element outermost.
+    ///
+    /// Each link masks the secrets of the request it is given in what comes back through it: an error thrown below
+    /// is redacted by the client's rules, the request's own ``TransportRequest/secrets`` and the secret values it
+    /// carries (``Redaction/including(secretsOf:)``); a response remembers the deepest request that led to it, for
+    /// the error the exchange builds from it. A link receives the request as the middleware above it left it, so a
+    /// credential any middleware attaches is masked in whatever passes back through that middleware, whoever built
+    /// it (the transport, the redirect follower, the cache).
     func chained(context: MiddlewareContext, terminal: @escaping Middleware.Next) -> Middleware.Next {
-        reversed().reduce(terminal) { next, middleware in
-            { request in try await middleware.intercept(request, context: context, next: next) }
+        reversed().reduce(Self.maskingSecrets(of: terminal, context: context)) { next, middleware in
+            Self.maskingSecrets(
+                of: { request in try await middleware.intercept(request, context: context, next: next) },
+                context: context)
+        }
+    }
+
+    /// `next`, with the secrets of the request it is given masked in what it throws, and the request remembered by
+    /// what it returns unless a deeper link's is.
+    private static func maskingSecrets(of next: @escaping Middleware.Next, context: MiddlewareContext)
+        -> Middleware.Next
+    {
+        { request in
+            do {
+                var response = try await next(request)
+                if response.request == nil { response.request = request }
+                return response
+            } catch let error as ErrandError {
+                throw APIClient.redacted(error, context.redaction.covering(request).including(secretsOf: request))
+            }
         }
     }
 }

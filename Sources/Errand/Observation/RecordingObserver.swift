@@ -14,14 +14,6 @@ protocol RecordingObserver: ExchangeObserver {
 }
 
 extension Redaction {
-    /// Rules that mask nothing: how the event for an observer that receives secrets is built, by the same code as
-    /// the masked one.
-    static let revealing: Redaction = {
-        var rules = Redaction()
-        rules.headerNames = []
-        return rules
-    }()
-
     /// A body's first bytes masked as ``redact(body:)`` masks a whole body. A cut through a character leaves bytes
     /// that are not UTF-8, which ``redact(body:)`` passes as they are, so the cut moves back to a whole character.
     func redact(prefix: Data) -> Data {

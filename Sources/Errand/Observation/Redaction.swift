@@ -1,28 +1,82 @@
 import Foundation
 
-/// Which parts of a request are secret and must never be reported: header names, query names and path segments.
+/// Which parts of a request are secret and must never be reported: header names, query names and secret values.
 ///
-/// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` are always secret.
+/// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` are always secret, and so is every credential
+/// the library attaches (``APIKey``, ``BearerToken``, ``TokenRefreshMiddleware``, a middleware's
+/// ``TransportRequest/setSecretHeader(_:to:)``): a request carries the names of its own secrets in
+/// ``TransportRequest/secrets``, and every report of it (observers, errors, recordings, curl commands) masks them as
+/// if they were listed here. Names compare case-insensitively however they are added (``CaseInsensitiveNames``).
 public struct Redaction: Sendable, Hashable {
     /// What replaces a secret.
     public static let mask = "***"
 
-    /// Header names whose values are hidden (compared case-insensitively).
-    public var headerNames: Set<String>
-    /// Query parameter names whose values are hidden (compared case-insensitively).
-    public var queryNames: Set<String>
+    /// The header fields that are secret whatever the rules say.
+    static let alwaysSecretHeaders: CaseInsensitiveNames = [
+        "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie",
+    ]
+
+    /// Header names whose values are hidden, compared case-insensitively.
+    public var headerNames: CaseInsensitiveNames
+    /// Query parameter names whose values are hidden, compared case-insensitively.
+    public var queryNames: CaseInsensitiveNames
     /// Secret values hidden wherever they appear in a URL or a message (an API key in the path, say), whole segments
     /// and parts of segments alike.
     public var pathSegments: Set<String>
+    /// Whether these rules mask nothing at all, the always-secret headers included: only for the event of an
+    /// observer that asked for secrets by name (``HARRecorder``).
+    private(set) var revealsSecrets = false
 
-    /// Creates redaction rules; the always-secret headers are added to `headerNames`.
-    public init(headerNames: Set<String> = [], queryNames: Set<String> = [], pathSegments: Set<String> = []) {
-        self.headerNames = Set(
-            (headerNames.union(["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"])).map {
-                $0.lowercased()
-            })
-        self.queryNames = Set(queryNames.map { $0.lowercased() })
+    /// Creates redaction rules; the always-secret headers are added to `headerNames`. Names may be given in any
+    /// case and as any sequence of strings (a literal, a `Set<String>`, ``CaseInsensitiveNames``).
+    public init(
+        headerNames: some Sequence<String> = [String](), queryNames: some Sequence<String> = [String](),
+        pathSegments: Set<String> = []
+    ) {
+        self.headerNames = Self.alwaysSecretHeaders.union(headerNames)
+        self.queryNames = CaseInsensitiveNames(queryNames)
         self.pathSegments = pathSegments
+    }
+
+    /// Rules that name no secret of their own, for a request that carries none (the always-secret headers stay
+    /// secret: ``isSecret(header:)`` does not depend on ``headerNames`` for them).
+    static let nothing = Redaction(names: [], queryNames: [], pathSegments: [])
+
+    /// Rules that mask nothing: how the event for an observer that receives secrets is built, by the same code as
+    /// the masked one.
+    static let revealing: Redaction = {
+        var rules = Redaction.nothing
+        rules.revealsSecrets = true
+        return rules
+    }()
+
+    private init(names: CaseInsensitiveNames, queryNames: CaseInsensitiveNames, pathSegments: Set<String>) {
+        self.headerNames = names
+        self.queryNames = queryNames
+        self.pathSegments = pathSegments
+    }
+
+    /// Whether the value of the header field `name` (in any case) is hidden: an always-secret field or one of
+    /// ``headerNames``.
+    public func isSecret(header name: String) -> Bool {
+        guard !revealsSecrets else { return false }
+        let folded = CaseInsensitiveNames.fold(name)
+        return Self.alwaysSecretHeaders.contains(folded: folded) || headerNames.contains(folded: folded)
+    }
+
+    /// Whether the value of the query parameter `name` (in any case, after percent-decoding) is hidden.
+    public func isSecret(queryName name: String) -> Bool {
+        !revealsSecrets && queryNames.contains(name)
+    }
+
+    /// These rules and `other`'s together: every name and value either hides. Rules that reveal secrets stay so.
+    public func merging(_ other: Redaction) -> Redaction {
+        guard !revealsSecrets, other != .nothing else { return self }
+        var merged = self
+        merged.headerNames.formUnion(other.headerNames)
+        merged.queryNames.formUnion(other.queryNames)
+        merged.pathSegments.formUnion(other.pathSegments)
+        return merged
     }
 
     /// The URL as text, with its user and password removed and secrets masked by the rule of ``redact(text:)``,
@@ -49,9 +103,9 @@ public struct Redaction: Sendable, Hashable {
     /// part with its secrets masked.
     private func maskingQueryPair(_ pair: Substring) -> String {
         let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        let name = PercentEncoding.decode(String(parts[0]))?.lowercased() ?? ""
+        let name = PercentEncoding.decode(String(parts[0])) ?? ""
         guard parts.count == 2 else { return masking(encoded: parts[0]) }
-        if queryNames.contains(name) { return "\(parts[0])=\(Self.mask)" }
+        if isSecret(queryName: name) { return "\(parts[0])=\(Self.mask)" }
         return masking(encoded: parts[0]) + "=" + masking(encoded: parts[1])
     }
 
@@ -100,12 +154,13 @@ public struct Redaction: Sendable, Hashable {
     public func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
         HTTPHeaders(
             headers.fields.map { field in
-                headerNames.contains(field.name.lowercased()) ? .init(name: field.name, value: Self.mask) : field
+                isSecret(header: field.name) ? .init(name: field.name, value: Self.mask) : field
             })
     }
 
     /// Masks every secret in free text (an error message quoting a URL, say): each value of ``pathSegments``
-    /// wherever it occurs, as typed or percent-encoded, and the value after `name=` for every secret query name.
+    /// wherever it occurs, as typed or percent-encoded, the value after `name=` for every secret query name, and the
+    /// user and password of every `scheme://user:password@host` URL.
     ///
     /// It is the rule ``redact(_:)-(URL)`` applies to a URL's parts, so a message that quotes a URL reads as the URL
     /// does (here the host is masked too when it holds a secret). A secret is hidden as a substring, so it must not be
@@ -117,6 +172,7 @@ public struct Redaction: Sendable, Hashable {
             text.replacingOccurrences(of: secret, with: Self.mask)
         }
         if !queryNames.isEmpty { masked = maskingQueryValues(in: masked) }
+        if !revealsSecrets { masked = Self.maskingURLCredentials(inText: masked) }
         return Self.mergingMasks(masked)
     }
 
@@ -144,8 +200,8 @@ public struct Redaction: Sendable, Hashable {
             let valueStart = rest.index(after: equals)
             let valueEnd = rest[valueStart...].firstIndex(where: ends.contains) ?? rest.endIndex
             result += rest[...equals]
-            let decoded = PercentEncoding.decode(name)?.lowercased() ?? name.lowercased()
-            result += queryNames.contains(decoded) ? Self.mask : String(rest[valueStart..<valueEnd])
+            let decoded = PercentEncoding.decode(name) ?? name
+            result += isSecret(queryName: decoded) ? Self.mask : String(rest[valueStart..<valueEnd])
             rest = rest[valueEnd...]
         }
         return result + rest

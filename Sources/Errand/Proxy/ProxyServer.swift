@@ -38,12 +38,15 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     /// Reads a proxy written as a URL (`http://user:password@host:port`, the scheme and port optional).
     ///
     /// - Throws: ``ErrandError/invalidRequest(_:)`` for text that names no host, an unknown scheme or a bad port;
-    ///   the message shows the text with its password masked.
+    ///   the message shows the text with whatever could be its user name and password masked.
     public init(parsing text: String) throws(ErrandError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let withScheme = trimmed.contains("://") ? trimmed : "http://" + trimmed
+        let withScheme = Self.hasScheme(trimmed) ? trimmed : "http://" + trimmed
         guard let components = URLComponents(string: withScheme), let host = components.host, !host.isEmpty else {
-            throw .invalidRequest("the proxy \(Self.masked(trimmed)) is not a proxy URL (http://host:port).")
+            let hint =
+                trimmed.contains("@")
+                ? "; a user name or password holding /, @, : or % must be percent-encoded (%2F, %40, %3A, %25)" : ""
+            throw .invalidRequest("the proxy \(Self.masked(trimmed)) is not a proxy URL (http://host:port)\(hint).")
         }
         guard let kind = Kind(rawValue: components.scheme?.lowercased() ?? "") else {
             throw .invalidRequest(
@@ -74,12 +77,16 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
     }
 
-    /// The text with whatever sits between `://` and `@` masked, for messages about text that did not parse.
+    /// The text with whatever could be its credentials masked (``Redaction/maskingCredentials(in:)``), for messages
+    /// about text that did not parse.
     static func masked(_ text: String) -> String {
-        guard let at = text.lastIndex(of: "@") else { return text }
-        let start = text.range(of: "://").map(\.upperBound) ?? text.startIndex
-        guard start <= at else { return text }
-        return text[..<start] + Redaction.mask + text[at...]
+        Redaction.maskingCredentials(in: text)
+    }
+
+    /// Whether the text starts with a scheme and `://` (`socks5h://…`), rather than a user name that merely holds
+    /// `://` in its password (`user:PRO://SECRET@host`), which is a proxy without a scheme.
+    static func hasScheme(_ text: String) -> Bool {
+        Redaction.authorityAfterScheme(in: text) != nil
     }
 }
 

@@ -24,9 +24,11 @@ public struct HARMatching: Sendable, Hashable {
 
     /// How a request differs from a recorded one, one phrase per difference; empty when it matches.
     ///
-    /// The request is compared as a recording would show it, with `redaction`'s secrets masked, since recordings
-    /// hold masked URLs and headers.
-    func differences(_ request: TransportRequest, _ entry: HAR.Request, redaction: Redaction) -> [String] {
+    /// The request is compared as a recording would show it, with `redaction`'s secrets and its own
+    /// (``TransportRequest/secrets``) masked, since recordings hold masked URLs and headers.
+    func differences(_ request: TransportRequest, _ entry: HAR.Request, redaction rules: Redaction) -> [String] {
+        // The recording masked the request's own secrets (a key a middleware attached) too.
+        let redaction = rules.covering(request)
         var found: [String] = []
         if entry.method.uppercased() != request.method.rawValue {
             found.append("the method: \(entry.method) was recorded, not \(request.method.rawValue)")

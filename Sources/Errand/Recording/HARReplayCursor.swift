@@ -41,7 +41,7 @@ struct HARReplayCursor: Sendable {
             }
         }
         if let lastMatch { return .answer(lastMatch.entry, index: lastMatch.index) }
-        let asked = "\(request.method.rawValue) \(redaction.redact(request.url))"
+        let asked = "\(request.method.rawValue) \(redaction.covering(request).redact(request.url))"
         guard let closest else { return .mismatch("nothing was recorded for \(asked) (the recording is empty)") }
         return .mismatch(
             "nothing was recorded for \(asked); the closest is entry \(closest.index + 1) "

@@ -22,13 +22,13 @@ extension TransportRequest {
     /// A request no command line can carry (a NUL in a multipart name or filename, a header Errand would refuse to
     /// send) prints as a command that says why on stderr and fails, instead of one that would send something else.
     ///
-    /// Unless `showingSecrets` is true, every secret `redaction` names is masked with ``Redaction/mask`` wherever it
+    /// Unless `showingSecrets` is true, every secret `redaction` or the request's own ``secrets`` name is masked with ``Redaction/mask`` wherever it
     /// appears: the values of secret header fields, and by ``Redaction/redact(text:)``'s rule the secret values and
     /// the values after a secret query name in the URL, in every header value, in a text body (a form body's
     /// `api_key=…`), in bytes in memory and in every multipart part's name, filename, value and file path. A file's
     /// contents are read by curl when the command runs and are not masked.
     public func curlCommand(redaction: Redaction = Redaction(), showingSecrets: Bool = false) -> String {
-        CurlCommandBuilder(request: self, redaction: showingSecrets ? nil : redaction).command
+        CurlCommandBuilder(request: self, redaction: showingSecrets ? nil : redaction.covering(self)).command
     }
 }
 

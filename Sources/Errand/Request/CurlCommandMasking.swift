@@ -42,7 +42,7 @@ struct CurlCommandMasking {
         let content: MultipartPart.Content
         switch part.content {
         case .bytes(let data):
-            let isSecretField = redaction.queryNames.contains(part.name.lowercased())
+            let isSecretField = redaction.isSecret(queryName: part.name)
             content = .bytes(isSecretField ? Data(Redaction.mask.utf8) : bytes(data))
         case .file(let url):
             let path = text(url.path)

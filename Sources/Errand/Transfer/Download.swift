@@ -126,7 +126,7 @@ extension APIClient {
                 case .fail(let failure, let discard):
                     if discard { file.discard() }
                     if case .status = failure { throw await self.failure(for: response) }
-                    throw error(for: failure, url: response.url)
+                    throw error(for: failure, url: response.url, redaction: response.redaction(configuration.redaction))
                 default:
                     action = next
                 }
@@ -155,12 +155,12 @@ extension APIClient {
                 try file.write(chunk)
                 if case .fail(let failure, let discard) = machine.received(chunk.count) {
                     if discard { file.discard() }
-                    throw error(for: failure, url: response.url)
+                    throw error(for: failure, url: response.url, redaction: response.redaction(configuration.redaction))
                 }
                 reporter.report(received: machine.bytesWritten, total: machine.expectedLength)
             }
         } catch {
-            throw redacted(ErrandError(error))
+            throw Self.redacted(ErrandError(error), response.redaction(configuration.redaction))
         }
     }
 
@@ -203,11 +203,14 @@ extension APIClient {
         if case .succeeded(let kept) = machine.state { resumed = kept }
         return Download(
             fileURL: destination, url: response.url, status: response.status,
-            headers: configuration.redaction.redact(response.headers), bytes: bytes, resumed: resumed)
+            headers: response.redaction(configuration.redaction).redact(response.headers), bytes: bytes,
+            resumed: resumed)
     }
 
-    private func error(for failure: DownloadStateMachine.Failure, url: URL) -> ErrandError {
-        let shown = URL(string: configuration.redaction.redact(url))
+    private func error(
+        for failure: DownloadStateMachine.Failure, url: URL, redaction: Redaction? = nil
+    ) -> ErrandError {
+        let shown = URL(string: (redaction ?? configuration.redaction).redact(url))
         switch failure {
         case .status(let status):
             return .unacceptableStatus(StatusFailure(status: status, headers: [:], body: Data(), url: shown))

@@ -140,6 +140,9 @@ public struct TransportResponse: Sendable {
     public var metrics: TransferMetrics
     /// How the cache took part in answering.
     public var cacheStatus: CacheStatus
+    /// The request that led to this response, as the deepest middleware link passed it on: what an error built
+    /// from the response masks the secrets of (a query credential in its URL, a token a body quotes).
+    var request: TransportRequest?
 
     /// Creates a response.
     public init(

@@ -53,15 +53,18 @@ extension APIClient {
             outcome = try handshake.check(status: response.status, headers: response.headers)
         } catch {
             opened.stream.close()
-            throw redacted(Self.handshakeError(error, url: response.url))
+            throw Self.redacted(
+                Self.handshakeError(error, url: response.url), response.redaction(configuration.redaction))
         }
         let socket = WebSocket(
             stream: opened.stream, received: opened.remainder, subprotocol: outcome.subprotocol,
             headers: response.headers, options: options, clock: configuration.clock, deflate: outcome.deflate)
         guard let socket else {
             opened.stream.close()
-            throw .transport(
-                TransportFailure(kind: .other, url: response.url, underlying: "zlib could not make its streams"))
+            throw Self.redacted(
+                .transport(
+                    TransportFailure(kind: .other, url: response.url, underlying: "zlib could not make its streams")),
+                response.redaction(configuration.redaction))
         }
         return socket
     }
