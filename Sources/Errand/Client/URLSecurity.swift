@@ -36,27 +36,14 @@ enum URLSecurity {
     /// Throws if a header name is not an RFC 9110 token or a value holds CR, LF or NUL (header injection).
     static func check(_ headers: HTTPHeaders) throws(ErrandError) {
         for field in headers {
-            guard !field.name.isEmpty, field.name.utf8.allSatisfy(isTokenByte) else {
+            guard FieldSyntax.isToken(field.name) else {
                 throw .invalidRequest(
                     "the header name \"\(field.name.debugDescription.dropFirst().dropLast())\" is not allowed.")
             }
-            if field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
+            if FieldSyntax.breaksALine(field.value) {
                 throw .invalidRequest("the value of header \(field.name) contains a line break.")
             }
         }
     }
-
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
     }
 }

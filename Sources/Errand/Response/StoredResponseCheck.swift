@@ -18,32 +18,14 @@ enum StoredResponseCheck {
         for field in headers {
             size += field.name.utf8.count + field.value.utf8.count + 4
             guard size <= headSizeLimit else { return "its header fields are larger than \(headSizeLimit) bytes" }
-            guard isToken(field.name) else {
+            guard FieldSyntax.isToken(field.name) else {
                 return "the header name “\(printable(field.name))” is not a valid field name"
             }
-            guard !field.value.utf8.contains(where: isForbiddenInValue) else {
+            guard !FieldSyntax.breaksALine(field.value) else {
                 return "the header field \(field.name) holds a line break or a NUL byte"
             }
         }
         return nil
-    }
-
-    /// Whether `name` is a field name as RFC 9110 defines it: one or more token characters.
-    static func isToken(_ name: String) -> Bool {
-        !name.isEmpty
-            && name.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    return true
-                default:
-                    return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
-                }
-            }
-    }
-
-    private static func isForbiddenInValue(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") || byte == 0
     }
 
     /// A name as it can be shown: control characters escaped, at most 40 characters.

@@ -72,7 +72,7 @@ enum ExtensionHeader {
 
         mutating func token() -> String? {
             let start = index
-            while index < bytes.count, Self.isTokenByte(bytes[index]) { index += 1 }
+            while index < bytes.count, FieldSyntax.isTokenByte(bytes[index]) { index += 1 }
             return index > start ? String(decoding: bytes[start..<index], as: UTF8.self) : nil
         }
 
@@ -93,17 +93,6 @@ enum ExtensionHeader {
                 }
             }
             return nil
-        }
-
-        /// RFC 7230's tchar.
-        static func isTokenByte(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return true
-            default:
-                return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
-            }
         }
     }
 }
