@@ -64,17 +64,25 @@ enum RegularFile {
         guard size <= limit else {
             throw Refusal(kind: .tooLarge, reason: "is \(size) bytes, larger than the limit of \(limit) bytes")
         }
-        var data = Data(count: size)
-        var filled = 0
-        while filled < size {
-            let count = data.withUnsafeMutableBytes { buffer in
-                systemRead(descriptor, buffer.baseAddress! + filled, size - filled)
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw Refusal(kind: .system, reason: "could not be read whole") }
-            filled += count
-        }
+        let data = read(size, from: descriptor)
+        guard data.count == size else { throw Refusal(kind: .system, reason: "could not be read whole") }
         return data
+    }
+
+    /// Up to `count` bytes from `descriptor`, fewer only at the file's end or on an error; a read a signal
+    /// interrupted is resumed.
+    static func read(_ count: Int, from descriptor: Int32) -> Data {
+        var data = Data(count: count)
+        var filled = 0
+        while filled < count {
+            let got = data.withUnsafeMutableBytes { buffer in
+                systemRead(descriptor, buffer.baseAddress! + filled, count - filled)
+            }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { break }
+            filled += got
+        }
+        return data.prefix(filled)
     }
 
     /// The refusal for a file whose mode is not a regular file's; `nil` for a regular file.

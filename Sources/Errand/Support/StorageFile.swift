@@ -169,7 +169,7 @@ package enum StorageFile {
             defer { close(descriptor) }
             if size == 0 { return .absent }
             guard size >= 100 else { return .foreign("a file of \(size) bytes that is not an SQLite database") }
-            header = read(100, from: descriptor)
+            header = RegularFile.read(100, from: descriptor)
         } catch {
             switch error.kind {
             case .missing: return .absent
@@ -231,23 +231,4 @@ package enum StorageFile {
         guard let slash = full.lastIndex(of: "/"), slash != full.startIndex else { return "/" }
         return String(full[..<slash])
     }
-
-    private static func read(_ count: Int, from descriptor: Int32) -> Data {
-        var data = Data(count: count)
-        var filled = 0
-        while filled < count {
-            let got = data.withUnsafeMutableBytes { buffer in
-                readBytes(descriptor, buffer.baseAddress! + filled, count - filled)
-            }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { break }
-            filled += got
-        }
-        return data.prefix(filled)
-    }
-}
-
-// `read` by another name: inside ``StorageFile`` its own `read` would hide it.
-private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
 }
