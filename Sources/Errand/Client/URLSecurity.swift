@@ -45,5 +45,4 @@ enum URLSecurity {
             }
         }
     }
-    }
 }
