@@ -32,7 +32,4 @@ public final class PictureModel<Failure: PresentableFailure>: LoadingModel {
         self.url = url
         self.loader = Loader(state: state)
     }
-
-    /// Whether the screen shows the placeholder: nothing arrived, whether it is on its way, failed or has no address.
-    public var showsPlaceholder: Bool { state.value == nil }
 }

@@ -97,19 +97,17 @@ struct RecipeScreenTextTests {
         let missing = MealPicture(url: nil, pipeline: pipeline)
         await missing.loadIfIdle()
         #expect(missing.state == .idle)
-        #expect(missing.showsPlaceholder)
         #expect(stub.requests.isEmpty)
 
         let picture = MealPicture(url: URL(string: "https://meals.example/a.png"), pipeline: pipeline)
-        #expect(picture.showsPlaceholder)
+        #expect(picture.state == .idle)
         await picture.loadIfIdle()
         #expect(picture.state == .loaded(Data([1, 2, 3])))
-        #expect(!picture.showsPlaceholder)
 
         let gone = MealPicture(url: URL(string: "https://meals.example/gone.png"), pipeline: pipeline)
         await gone.loadIfIdle()
         #expect(gone.state.errorMessage != nil)
-        #expect(gone.showsPlaceholder)
+        #expect(gone.state.value == nil)
     }
 
     private func tableKeys(language: String) throws -> [String] {
